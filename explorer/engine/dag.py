@@ -1,0 +1,76 @@
+"""A DAG as the engine sees it: a timetable plus the settings that steer the scheduler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from explorer.engine.errors import EngineError
+from explorer.engine.timetables.base import Timetable
+from explorer.engine.types import TimeRestriction
+
+__all__ = ["DagError", "DagSpec", "TaskOutcome", "TaskSpec"]
+
+TaskOutcome = Literal["success", "failed", "success_no_data"]
+
+#: ``[core] max_active_runs_per_dag`` (TT-1).
+DEFAULT_MAX_ACTIVE_RUNS = 16
+
+
+class DagError(EngineError):
+    """A DAG Airflow would refuse to build."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSpec:
+    """A task: how long it runs once its run is running, and how it ends.
+
+    ``success_no_data`` is a success that wrote nothing: Airflow cannot tell
+    the difference (AS-1), the record can.
+    """
+
+    task_id: str
+    duration: timedelta = timedelta(0)
+    outcome: TaskOutcome = "success"
+    outlets: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.duration < timedelta(0):
+            raise DagError(f"task {self.task_id!r}: duration must not be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class DagSpec:
+    """The parts of a DAG file the scheduler reads (TT-1, TT-2, SCH-5)."""
+
+    dag_id: str
+    timetable: Timetable
+    start_date: datetime | None = None
+    end_date: datetime | None = None
+    timezone: str = "UTC"
+    catchup: bool = False
+    max_active_runs: int = DEFAULT_MAX_ACTIVE_RUNS
+    is_paused_upon_creation: bool = False
+    tasks: tuple[TaskSpec, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.max_active_runs < 1:
+            raise DagError(f"DAG {self.dag_id!r}: max_active_runs must be at least 1")
+        limit = self.timetable.active_runs_limit
+        if limit is not None and limit < self.max_active_runs:
+            raise DagError(
+                f"Invalid max_active_runs: {self.timetable.name} requires "
+                f"max_active_runs <= {limit}"
+            )
+        # sdk/definitions/dag.py: catchup on a schedulable timetable needs a start date.
+        if self.catchup and self.timetable.can_be_scheduled and self.start_date is None:
+            raise DagError("start_date is required when catchup=True")
+        ids = [t.task_id for t in self.tasks]
+        if len(ids) != len(set(ids)):
+            raise DagError(f"DAG {self.dag_id!r}: task ids must be unique")
+
+    @property
+    def restriction(self) -> TimeRestriction:
+        """TT-2 with DAG-level dates only (scenarios carry no per-task dates)."""
+        return TimeRestriction(self.start_date, self.end_date, self.catchup)

@@ -1,0 +1,11 @@
+"""The engine's refusals: each is a ``ValueError`` carrying a sentence for the user."""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class ScheduleError(EngineError):
+    """A schedule Airflow would refuse, or one that stops answering (a cron, a zone, a timetable)."""

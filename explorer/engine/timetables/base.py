@@ -1,0 +1,80 @@
+"""The timetable protocol, shaped like ``airflow/timetables/base.py``.
+
+Differences from Airflow, all deliberate: the scheduler's clock is an
+argument (``now``) instead of a read of the wall clock, and the reference run
+is one :class:`~explorer.engine.types.ReferenceRun` (Airflow passes the data
+interval to most timetables and the whole run info to partitioned ones).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from datetime import datetime
+
+from explorer.engine.errors import ScheduleError
+from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
+
+__all__ = ["Timetable", "TimetableError"]
+
+
+class TimetableError(ScheduleError):
+    """A timetable refused to answer (Airflow raises; the DAG stops being scheduled)."""
+
+
+class Timetable(ABC):
+    """When a DAG runs automatically, and what a manual run covers."""
+
+    #: Airflow's ``periodic``: runs come from the clock.
+    periodic: bool = True
+    #: Airflow's ``can_be_scheduled``: False for NullTimetable and its kin.
+    can_be_scheduled: bool = True
+    #: Runs carry partition keys instead of data intervals (TT-16, TT-17).
+    partitioned: bool = False
+    #: Tasks choose partition keys at run time (TT-18).
+    partitioned_at_runtime: bool = False
+    #: A cap the timetable imposes on active runs (ContinuousTimetable: 1).
+    active_runs_limit: int | None = None
+    #: Asset-driven timetables are handled by the asset rules, not by next_dagrun_info.
+    asset_triggered: bool = False
+
+    @property
+    def name(self) -> str:
+        """Airflow's class name, as a scenario spells it."""
+        return type(self).__name__
+
+    @property
+    @abstractmethod
+    def summary(self) -> str:
+        """A short label (Airflow's ``summary``)."""
+
+    @property
+    def description(self) -> str:
+        """A human sentence (Airflow's ``description``)."""
+        return self.summary
+
+    @abstractmethod
+    def next_dagrun_info(
+        self,
+        *,
+        last: ReferenceRun | None,
+        restriction: TimeRestriction,
+        now: datetime,
+    ) -> DagRunInfo | None:
+        """The next automatic run after ``last``, computed while the clock reads ``now``."""
+
+    def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
+        """The interval of a manual run given a logical date (TT-19); exact by default."""
+        return DataInterval.exact(run_after)
+
+    def resolve_partition_date(self, partition_key: str) -> datetime | None:
+        """The partition date a manual run with this key gets (PT-17)."""
+        return None
+
+    def next_changes_after(self, now: datetime) -> datetime | None:
+        """The next instant after ``now`` at which ``next_dagrun_info`` may answer differently.
+
+        Used by the scheduler to avoid simulating loops in which nothing can
+        change; ``None`` means the answer no longer depends on the clock.
+        Conservative default: it may change at any instant.
+        """
+        return now

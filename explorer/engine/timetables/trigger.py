@@ -1,0 +1,255 @@
+"""Trigger timetables: a run *at* each tick, its interval looking back (TT-5, TT-6, TT-8, TT-9, TT-16)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from datetime import UTC, datetime, timedelta
+
+from explorer.engine.timetables._cronbase import CronBased
+from explorer.engine.timetables.base import Timetable, TimetableError
+from explorer.engine.timetables.interval import Delta, delta_seconds, delta_summary
+from explorer.engine.tz import make_aware
+from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
+
+RunImmediately = bool | timedelta
+
+
+class _TriggerTimetable(Timetable):
+    """``timetables/trigger.py::_TriggerTimetable.next_dagrun_info`` (TT-5)."""
+
+    interval: Delta
+
+    @abstractmethod
+    def _next(self, current: datetime) -> datetime: ...
+
+    @abstractmethod
+    def _align_next(self, current: datetime) -> datetime: ...
+
+    @abstractmethod
+    def _align_prev(self, current: datetime) -> datetime: ...
+
+    @abstractmethod
+    def _first_run(self, now: datetime) -> datetime: ...
+
+    def _continue_from(self, last: ReferenceRun) -> datetime:
+        assert last.data_interval is not None
+        return last.data_interval.end
+
+    def _next_tick(
+        self, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> datetime | None:
+        if restriction.catchup:
+            if last is not None:
+                tick = self._next(self._continue_from(last))
+            elif restriction.earliest is None:
+                tick = self._first_run(now)
+            else:
+                tick = self._align_next(restriction.earliest)
+        else:
+            candidates = [self._align_prev(now)]
+            if last is not None:
+                candidates.append(self._next(self._continue_from(last)))
+            elif restriction.earliest is None:
+                candidates.append(self._first_run(now))
+            if restriction.earliest is not None:
+                candidates.append(self._align_next(restriction.earliest))
+            tick = max(candidates)
+        if restriction.latest is not None and restriction.latest < tick:
+            return None  # run_after <= end_date, inclusive
+        return tick
+
+    def next_dagrun_info(
+        self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> DagRunInfo | None:
+        tick = self._next_tick(last, restriction, now)
+        if tick is None:
+            return None
+        return DagRunInfo.interval((tick - self.interval).astimezone(UTC), tick)
+
+    def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
+        return DataInterval((run_after - self.interval).astimezone(UTC), run_after)
+
+
+class CronTriggerTimetable(CronBased, _TriggerTimetable):
+    """``CronTriggerTimetable(cron, *, timezone, interval=0, run_immediately=False)``."""
+
+    def __init__(
+        self,
+        cron: str,
+        *,
+        timezone: str = "UTC",
+        interval: Delta = timedelta(0),
+        run_immediately: RunImmediately = False,
+    ) -> None:
+        CronBased.__init__(self, cron, timezone)
+        self.interval = interval
+        self.run_immediately = run_immediately
+
+    def _next(self, current: datetime) -> datetime:
+        return self.cron.next(current)
+
+    def _align_next(self, current: datetime) -> datetime:
+        return self.cron.align_next(current)
+
+    def _align_prev(self, current: datetime) -> datetime:
+        return self.cron.align_prev(current)
+
+    def _first_run(self, now: datetime) -> datetime:
+        """TT-6: without start date or previous run. ``False`` behaves like ``None``."""
+        past = self.cron.align_prev(now)
+        upcoming = self.cron.align_next(now)
+        if self.run_immediately is True:
+            return past
+        if isinstance(self.run_immediately, timedelta):
+            buffer = self.run_immediately
+        else:
+            buffer = max((upcoming - past) / 10, timedelta(minutes=5))
+        return past if now - past <= buffer else upcoming
+
+    def next_changes_after(self, now: datetime) -> datetime | None:
+        return self.cron.next(now)
+
+
+class DeltaTriggerTimetable(_TriggerTimetable):
+    """``DeltaTriggerTimetable(delta, *, interval=0)``: ticks anywhere in time (TT-8)."""
+
+    def __init__(self, delta: Delta, *, interval: Delta = timedelta(0)) -> None:
+        if delta_seconds(delta) <= 0:
+            raise TimetableError(f"schedule interval must be positive, not {delta!r}")
+        self.delta = delta
+        self.interval = interval
+
+    @property
+    def summary(self) -> str:
+        return delta_summary(self.delta)
+
+    def _next(self, current: datetime) -> datetime:
+        return (current + self.delta).astimezone(UTC)
+
+    def _align_next(self, current: datetime) -> datetime:
+        return current
+
+    def _align_prev(self, current: datetime) -> datetime:
+        return current
+
+    def _first_run(self, now: datetime) -> datetime:
+        return now
+
+
+class MultipleCronTriggerTimetable(Timetable):
+    """``MultipleCronTriggerTimetable(*crons, timezone, interval, run_immediately)`` (TT-9)."""
+
+    def __init__(
+        self,
+        *crons: str,
+        timezone: str = "UTC",
+        interval: Delta = timedelta(0),
+        run_immediately: RunImmediately = False,
+    ) -> None:
+        if not crons:
+            raise TimetableError("cron expression required")
+        self.timetables = [
+            CronTriggerTimetable(
+                c, timezone=timezone, interval=interval, run_immediately=run_immediately
+            )
+            for c in crons
+        ]
+        self.timezone_name = timezone
+
+    @property
+    def summary(self) -> str:
+        return ", ".join(t.summary for t in self.timetables)
+
+    @property
+    def description(self) -> str:
+        return ", ".join(t.description for t in self.timetables)
+
+    def next_dagrun_info(
+        self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> DagRunInfo | None:
+        infos = [
+            t.next_dagrun_info(last=last, restriction=restriction, now=now)
+            for t in self.timetables
+        ]
+        stamp = now.timestamp()
+
+        def key(info: DagRunInfo | None) -> float:
+            if info is None or info.logical_date is None:
+                return float("inf")
+            ts = info.logical_date.timestamp()
+            if restriction.catchup:
+                return ts
+            return -ts if ts <= stamp else ts
+
+        return min(infos, key=key)  # first of equals wins, as Python's min
+
+    def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
+        intervals = [t.infer_manual_data_interval(run_after=run_after) for t in self.timetables]
+        return min(intervals, key=lambda i: i.start)
+
+    def next_changes_after(self, now: datetime) -> datetime | None:
+        return min(t.cron.next(now) for t in self.timetables)
+
+
+class CronPartitionTimetable(CronTriggerTimetable):
+    """``CronPartitionTimetable``: cron ticks that carry partition keys, no interval (TT-16)."""
+
+    partitioned = True
+
+    def __init__(
+        self,
+        cron: str,
+        *,
+        timezone: str = "UTC",
+        run_offset: int | None = None,
+        run_immediately: RunImmediately = False,
+        key_format: str = "%Y-%m-%dT%H:%M:%S",
+    ) -> None:
+        super().__init__(cron, timezone=timezone, run_immediately=run_immediately)
+        if isinstance(run_offset, bool) or not isinstance(run_offset, int | None):
+            raise TimetableError("Run offset other than integer not supported yet.")
+        self.run_offset = run_offset or 0
+        self.key_format = key_format
+
+    def _continue_from(self, last: ReferenceRun) -> datetime:
+        return last.run_after  # next_dagrun_info_v2 continues from run_after
+
+    def partition_date_for(self, run_date: datetime) -> datetime:
+        step = self.cron.next if self.run_offset > 0 else self.cron.prev
+        partition_date = run_date
+        for _ in range(abs(self.run_offset)):
+            partition_date = step(partition_date)
+        return partition_date
+
+    def format_key(self, partition_date: datetime) -> str:
+        return partition_date.astimezone(self.zone).strftime(self.key_format)
+
+    def next_dagrun_info(
+        self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> DagRunInfo | None:
+        tick = self._next_tick(last, restriction, now)
+        if tick is None:
+            return None
+        partition_date = self.partition_date_for(tick)
+        return DagRunInfo(
+            run_after=tick,
+            data_interval=None,
+            partition_key=self.format_key(partition_date),
+            partition_date=partition_date,
+        )
+
+    def resolve_partition_date(self, partition_key: str) -> datetime | None:
+        """strptime with key_format, read as wall time in the zone (PT-17, README A.4)."""
+        try:
+            naive = datetime.strptime(partition_key, self.key_format)
+        except ValueError as exc:
+            raise TimetableError(
+                f"Partition key {partition_key!r} does not match the timetable's "
+                f"key_format {self.key_format!r}: {exc}"
+            ) from exc
+        if naive.tzinfo is not None:
+            raise TimetableError(
+                f"Partition key {partition_key!r}: key_format {self.key_format!r} yields an "
+                "aware time, which cannot be localized"
+            )
+        return make_aware(naive, self.zone)

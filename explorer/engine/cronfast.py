@@ -1,31 +1,238 @@
-"""Naive wall-clock stepping of a cron expression.
+"""Naive wall-clock stepping of a cron expression, equal to croniter 7.0.0 but fast.
 
-Reference implementation: delegates to croniter on every call. It is correct
-by construction (croniter is what Airflow uses) but slow; it is replaced by a
-precomputed expansion with the same interface.
+Airflow asks croniter for every tick (``croniter(expr, start_time=wall).get_next``),
+which costs about 150 us a call; the engine makes millions of such calls. Here
+the expression is parsed once *by croniter* (so its dialect, aliases and error
+messages stay the authority) and its expansion is turned into two tables:
+
+* the sorted seconds-of-day at which the expression fires, and
+* per calendar year, the sorted ordinals of the days on which it fires (built
+  lazily, one year at a time).
+
+A step is then a bisect in the day's times, or a bisect for the next matching
+day. The differential tests in ``tests/engine/test_cronfast.py`` hold the
+result equal to croniter's; every construct whose croniter semantics are not
+reproduced here is routed to croniter itself (see :func:`_compile`).
 """
 
 from __future__ import annotations
 
+import calendar
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from croniter import croniter
+from croniter import CroniterBadDateError, croniter
+
+__all__ = ["WallClockCron"]
+
+# croniter turns a naive reading into a float timestamp and back; the round trip
+# keeps microseconds exact only between 1698 and 2241, and outside that range
+# croniter's own arithmetic would have to be imitated. The fast path covers the
+# years a schedule is simulated in; anything else is answered by croniter.
+_FAST_YEARS = range(1800, 2201)
+# croniter gives up (CroniterBadDateError) once its search has moved this many
+# calendar years away from the start (``max_years_between_matches``' default).
+_MAX_YEARS = 50
+# A whole field of the form H, R, H(a-b)/n...: hashed or random values. Without a
+# hash id, H is an error and R is drawn afresh by every croniter construction,
+# which only croniter itself can reproduce.
+_HASHED = re.compile(r"^[hr](\(\d+-\d+\))?(/\d+)?$", re.ASCII)
+_DAY = 86400
+
+
+@dataclass(slots=True)
+class _Plan:
+    """The expansion of one expression, ready for stepping."""
+
+    times: tuple[int, ...]  # sorted seconds of the day at which it fires
+    step: int  # 60 for 5 fields (minute resolution), 1 when a seconds field exists
+    months: frozenset[int]
+    dom: frozenset[int]  # listed days of month (1..31); empty when ``dom_any``
+    dom_any: bool
+    dom_last: bool  # 'L': the last day of the month
+    dow: frozenset[int]  # listed weekdays, 0 = Sunday; empty when ``dow_any``
+    dow_any: bool
+    nth: dict[int, frozenset[int | str]]  # weekday -> {n, or 'l' for the last one}
+    years: frozenset[int] | None  # the 7th field, None when absent or '*'
+    cache: dict[int, list[int]] = field(default_factory=dict)
+
+    def days(self, year: int) -> list[int]:
+        """Sorted ordinals of the matching days of ``year`` (computed once per year)."""
+        found = self.cache.get(year)
+        if found is None:
+            found = self.cache[year] = self._build(year)
+        return found
+
+    def _build(self, year: int) -> list[int]:
+        out: list[int] = []
+        if self.years is not None and year not in self.years:
+            return out
+        for month in sorted(self.months):
+            first = datetime(year, month, 1).toordinal()
+            last = calendar.monthrange(year, month)[1]
+            # ordinal % 7 is cron's weekday: ordinal 1 (0001-01-01) was a Monday.
+            first_dow = first % 7
+            for day in self._month_days(last, first_dow):
+                out.append(first + day - 1)
+        return out
+
+    def _month_days(self, last: int, first_dow: int) -> list[int]:
+        """The matching days (1-based) of a month of ``last`` days starting on ``first_dow``."""
+        if self.nth:
+            # croniter replaces the weekday test by the nth-weekday one: listed plain
+            # weekdays next to a '#' are ignored (``1#2,1`` is the second Monday only).
+            picked: set[int] = set()
+            for wday, ordinals in self.nth.items():
+                start = 1 + (wday - first_dow) % 7
+                for n in ordinals:
+                    day = start + 7 * ((last - start) // 7) if n == "l" else start + 7 * (int(n) - 1)
+                    if day <= last:
+                        picked.add(day)
+            return sorted(picked)
+
+        def on_dom(day: int) -> bool:
+            return self.dom_any or day in self.dom or (self.dom_last and day == last)
+
+        def on_dow(day: int) -> bool:
+            return self.dow_any or (first_dow + day - 1) % 7 in self.dow
+
+        if not self.dom_any and not self.dow_any:  # both restricted: croniter's day_or=True
+            return [d for d in range(1, last + 1) if on_dom(d) or on_dow(d)]
+        return [d for d in range(1, last + 1) if on_dom(d) and on_dow(d)]
+
+
+def _values(field_values: list[int | str], low: int, high: int) -> list[int]:
+    if field_values == ["*"]:
+        return list(range(low, high + 1))
+    return [v for v in field_values if isinstance(v, int)]
+
+
+def _compile(expression: str) -> _Plan | None:
+    """The fast plan for ``expression``, or None where croniter must answer itself.
+
+    Routed to croniter: expressions croniter refuses (it raises the same error at
+    every call), hashed/random fields (``H``, ``R``), nearest-weekday ``15W``,
+    and ``#``/``L`` day-of-week forms combined with a restricted day of month
+    (croniter then intersects both sides and raises when that is empty, an
+    outcome that depends on its search window).
+    """
+    if any(_HASHED.match(part) for part in expression.lower().split()):
+        return None
+    try:
+        parsed = croniter(expression, start_time=0.0)  # a fixed start: no wall-clock read
+    except Exception:  # croniter leaks several exception types; it raises them again later
+        return None
+    expanded: list[list[int | str]] = parsed.expanded
+    nth_raw: dict[int, set[int | str]] = parsed.nth_weekday_of_month
+    if getattr(parsed, "nearest_weekday", None) or len(expanded) not in (5, 6, 7):
+        return None
+    dom_field, dow_field = expanded[2], expanded[4]
+    if nth_raw and dom_field != ["*"]:
+        return None
+    seconds = _values(expanded[5], 0, 59) if len(expanded) > 5 else [0]
+    times = sorted(
+        h * 3600 + m * 60 + s
+        for h in _values(expanded[1], 0, 23)
+        for m in _values(expanded[0], 0, 59)
+        for s in seconds
+    )
+    years = None
+    if len(expanded) == 7 and expanded[6] != ["*"]:
+        years = frozenset(_values(expanded[6], 1970, 2099))
+    return _Plan(
+        times=tuple(times),
+        step=1 if len(expanded) > 5 else 60,
+        months=frozenset(_values(expanded[3], 1, 12)),
+        dom=frozenset() if dom_field == ["*"] else frozenset(_values(dom_field, 1, 31)),
+        dom_any=dom_field == ["*"],
+        dom_last="l" in dom_field,
+        dow=frozenset() if dow_field == ["*"] else frozenset(v % 7 for v in _values(dow_field, 0, 6)),
+        dow_any=dow_field == ["*"],
+        nth={int(k): frozenset(v) for k, v in nth_raw.items()},
+        years=years,
+    )
+
+
+def _at(ordinal: int, seconds: int) -> datetime:
+    moment = datetime.fromordinal(ordinal)
+    hour, rest = divmod(seconds, 3600)
+    minute, second = divmod(rest, 60)
+    return moment.replace(hour=hour, minute=minute, second=second)
 
 
 class WallClockCron:
-    """Next/previous naive readings matching ``expression`` (croniter's dialect)."""
+    """Next/previous naive readings matching ``expression`` (croniter's dialect).
 
-    __slots__ = ("expression",)
+    Results equal ``croniter(expression, start_time=wall).get_next(datetime)``
+    (resp. ``get_prev``), including ``CroniterBadDateError`` when croniter finds
+    nothing within its 50-year search window.
+    """
+
+    __slots__ = ("_plan", "expression")
 
     def __init__(self, expression: str) -> None:
         self.expression = expression
+        self._plan = _compile(expression)
+
+    def _fast(self, wall: datetime) -> _Plan | None:
+        plan = self._plan
+        if plan is None or wall.tzinfo is not None or wall.year not in _FAST_YEARS:
+            return None
+        return plan
 
     def next_after(self, wall: datetime) -> datetime:
-        value = croniter(self.expression, start_time=wall).get_next(datetime)
-        assert isinstance(value, datetime)
-        return value
+        plan = self._fast(wall)
+        if plan is None:
+            value = croniter(self.expression, start_time=wall).get_next(datetime)
+            assert isinstance(value, datetime)
+            return value
+        # croniter searches from floor(wall) + one step; every firing time is a
+        # multiple of the step, so "at or after that" is "strictly after wall's
+        # whole seconds" and microseconds never matter.
+        secs = wall.hour * 3600 + wall.minute * 60 + wall.second
+        today = wall.toordinal()
+        year = wall.year
+        days = plan.days(year)
+        i = bisect_left(days, today)
+        if i < len(days) and days[i] == today:
+            j = bisect_right(plan.times, secs)
+            if j < len(plan.times):
+                return _at(today, plan.times[j])
+            i += 1
+        # croniter's window is counted from the year it starts searching in.
+        start_year = year + 1 if wall.month == 12 and wall.day == 31 and secs >= _DAY - plan.step else year
+        while i == len(days):
+            year += 1
+            if year - start_year > _MAX_YEARS:
+                raise CroniterBadDateError("failed to find next date")
+            days = plan.days(year)
+            i = 0
+        return _at(days[i], plan.times[0])
 
     def prev_before(self, wall: datetime) -> datetime:
-        value = croniter(self.expression, start_time=wall).get_prev(datetime)
-        assert isinstance(value, datetime)
-        return value
+        plan = self._fast(wall)
+        if plan is None:
+            value = croniter(self.expression, start_time=wall).get_prev(datetime)
+            assert isinstance(value, datetime)
+            return value
+        # croniter searches back from floor(wall - 1 us): firing times strictly
+        # before ``wall``, where a reading with microseconds is after its own second.
+        secs = wall.hour * 3600 + wall.minute * 60 + wall.second
+        today = wall.toordinal()
+        year = wall.year
+        days = plan.days(year)
+        i = bisect_left(days, today)
+        if i < len(days) and days[i] == today:
+            j = (bisect_right if wall.microsecond else bisect_left)(plan.times, secs)
+            if j:
+                return _at(today, plan.times[j - 1])
+        start_year = year - 1 if secs == 0 and not wall.microsecond and wall.timetuple().tm_yday == 1 else year
+        while i == 0:
+            year -= 1
+            if start_year - year > _MAX_YEARS:
+                raise CroniterBadDateError("failed to find prev date")
+            days = plan.days(year)
+            i = len(days)
+        return _at(days[i - 1], plan.times[-1])

@@ -27,13 +27,16 @@ class TaskSpec:
     """A task: how long it runs once its run is running, and how it ends.
 
     ``success_no_data`` is a success that wrote nothing: Airflow cannot tell
-    the difference (AS-1), the record can.
+    the difference (AS-1), the record can. Tasks of a run start together once
+    the run is running.
     """
 
     task_id: str
     duration: timedelta = timedelta(0)
     outcome: TaskOutcome = "success"
     outlets: tuple[Any, ...] = ()
+    #: The task keeps running until a script action ends it (``duration`` is ignored).
+    hold: bool = False
 
     def __post_init__(self) -> None:
         if self.duration < timedelta(0):

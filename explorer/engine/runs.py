@@ -1,0 +1,83 @@
+"""DAG runs and their task instances as the simulation keeps them (``models/dagrun.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from explorer.engine.dag import TaskOutcome
+from explorer.engine.types import DataInterval
+
+__all__ = ["DagRun", "RunState", "RunType", "TaskInstance", "random_suffix"]
+
+RunType = Literal["scheduled", "manual", "asset_triggered", "backfill"]
+RunState = Literal["queued", "running", "success", "failed"]
+TriggeredBy = Literal["timetable", "rest_api", "asset", "backfill"]
+
+ACTIVE_STATES = ("queued", "running")
+
+
+@dataclass(slots=True)
+class TaskInstance:
+    """One task of one run. ``finish_at`` None: not started, or held for the script."""
+
+    task_id: str
+    outcome: TaskOutcome
+    state: Literal["none", "running", "success", "failed"] = "none"
+    start_date: datetime | None = None
+    finish_at: datetime | None = None
+    end_date: datetime | None = None
+    held: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("success", "failed")
+
+
+@dataclass(slots=True)
+class DagRun:
+    """A run with Airflow's field names; ``states`` lists every change with its instant."""
+
+    dag_id: str
+    nth: int
+    run_id: str
+    run_type: RunType
+    triggered_by: TriggeredBy
+    logical_date: datetime | None
+    data_interval: DataInterval | None
+    run_after: datetime
+    created_at: datetime
+    partition_key: str | None = None
+    partition_date: datetime | None = None
+    state: RunState = "queued"
+    states: list[tuple[RunState, datetime]] = field(default_factory=list)
+    start_date: datetime | None = None
+    end_date: datetime | None = None
+    tasks: list[TaskInstance] = field(default_factory=list)
+    backfill_id: int | None = None
+    backfill_sort_ordinal: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE_STATES
+
+    def set_state(self, state: RunState, at: datetime) -> None:
+        self.state = state
+        self.states.append((state, at))
+        if state == "running" and self.start_date is None:
+            self.start_date = at
+        if state in ("success", "failed"):
+            self.end_date = at
+
+
+def random_suffix(*parts: object, length: int = 8) -> str:
+    """Airflow's random run-id tail, made deterministic: same scenario, same ids.
+
+    Airflow draws ``length`` random letters and digits (TT-21); the simulator
+    derives them from the run's identity so that records are reproducible.
+    """
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(alphabet[b % len(alphabet)] for b in digest[:length])

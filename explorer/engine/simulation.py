@@ -1,0 +1,721 @@
+"""The simulated scheduler: Airflow 3.3.2's loop, run on a simulated clock.
+
+The loop follows SCH-1: (2) create scheduled runs, (4) promote queued runs,
+(5) finish runs whose tasks are done. DAG files are parsed on their own
+cadence (SCH-4b). Loops in which nothing can change are skipped, but the
+record is the one a loop at every grid instant would give: a loop is run
+whenever something happened since the previous one (a script action, a task
+finishing) or a DAG's next run is due. Parses are applied lazily: a parse
+only matters once something reads the DAG's next-run cache, and parses
+between two such reads overwrite each other, so only the latest is applied
+(see ``adr/0003-event-driven-loop.md``).
+
+The engine never reads the wall clock; ``now`` is the simulated clock.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from explorer.engine import actions as act
+from explorer.engine.dag import DagSpec
+from explorer.engine.dagstate import DagState
+from explorer.engine.errors import EngineError
+from explorer.engine.runs import DagRun, RunType, TaskInstance, TriggeredBy, random_suffix
+from explorer.engine.ticks import Cadence, GridCadence, NoCadence
+from explorer.engine.types import DagRunInfo, ReferenceRun
+
+__all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError"]
+
+Observer = Callable[["Change"], None]
+
+
+class SimulationLimitError(EngineError):
+    """The scenario would create more runs than the stated limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerConfig:
+    """The scheduler settings that shape the record (Airflow's defaults)."""
+
+    loop_interval: timedelta = timedelta(seconds=1)
+    parse_interval: timedelta | None = timedelta(seconds=30)
+    #: ``[scheduler] max_dagruns_to_create_per_loop`` (SCH-2).
+    max_dagruns_to_create_per_loop: int = 10
+    #: ``[scheduler] max_dagruns_per_loop_to_schedule``: queued runs promoted per loop.
+    max_dagruns_per_loop_to_schedule: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What observers hear: ``kind`` in run_created, run_state, task_state, dag_paused,
+    dag_unpaused, dag_deployed, warning, clock."""
+
+    kind: str
+    at: datetime
+    dag_id: str | None = None
+    run: DagRun | None = None
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A script action waiting for its instant, or an override waiting for its run."""
+
+    order: int
+    action: act.Action
+    matched: bool = False
+
+
+@dataclass(slots=True)
+class _State:
+    """Everything that changes as the clock moves; copied whole for checkpoints."""
+
+    now: datetime
+    dags: dict[str, DagState]
+    runs: list[DagRun] = field(default_factory=list)
+    #: Queued and running runs of every DAG, in creation order.
+    active: list[DagRun] = field(default_factory=list)
+    #: (due instant, DAG order, version, dag_id): when a DAG next needs a loop (SCH-2).
+    due: list[tuple[datetime, int, int, str]] = field(default_factory=list)
+    script_index: int = 0
+    completions: list[tuple[datetime, int, int, int, int]] = field(default_factory=list)
+    overrides: list[_Pending] = field(default_factory=list)
+    last_tick: datetime | None = None
+    dirty: bool = True
+    warnings: list[str] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+    backfills: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0
+
+
+class Simulation:
+    """A scheduler you can drive: advance to the next event, by a duration or to an instant.
+
+    ``script`` actions are applied at their instants; more can be added with
+    :meth:`add_action` as long as they are not in the past.
+    """
+
+    def __init__(
+        self,
+        dags: Sequence[DagSpec],
+        *,
+        start: datetime,
+        config: SchedulerConfig | None = None,
+        script: Iterable[act.Action] = (),
+        ticks: Cadence | None = None,
+        parses: Cadence | None = None,
+        deploy_at_start: bool = True,
+        run_limit: int = 5_000_000,
+    ) -> None:
+        self.config = config or SchedulerConfig()
+        self.start = start
+        self.ticks = ticks or GridCadence(start, self.config.loop_interval)
+        if parses is not None:
+            self.parses: Cadence = parses
+        elif self.config.parse_interval is None:
+            self.parses = NoCadence()
+        else:
+            self.parses = GridCadence(start, self.config.parse_interval)
+        self.run_limit = run_limit
+        self.specs = {d.dag_id: d for d in dags}
+        if len(self.specs) != len(dags):
+            raise EngineError("dag_id values must be unique")
+        self.script: list[act.Action] = sorted(script, key=lambda a: a.at)
+        self._observers: list[Observer] = []
+        dag_states = {d.dag_id: DagState(d, i) for i, d in enumerate(dags)}
+        self._dag_ids = list(dag_states)
+        self.state = _State(now=start, dags=dag_states)
+        if deploy_at_start:
+            later = {
+                dag_id
+                for a in self.script
+                if isinstance(a, act.Deploy)
+                for dag_id in (a.dag_ids or tuple(self.specs))
+            }
+            first = [d for d in self.specs if d not in later]
+            if first:
+                self.script.insert(0, act.Deploy(at=start, dag_ids=tuple(first)))
+        for a in self.script:
+            self._check_action(a)
+
+    # ------------------------------------------------------------------ observers
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call ``observer`` with every :class:`Change`; returns the unsubscribe function."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer)
+
+    def _emit(self, kind: str, dag_id: str | None = None, run: DagRun | None = None,
+              detail: str = "") -> None:
+        if self._observers:
+            change = Change(kind, self.state.now, dag_id, run, detail)
+            for observer in list(self._observers):
+                observer(change)
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def now(self) -> datetime:
+        return self.state.now
+
+    @property
+    def runs(self) -> list[DagRun]:
+        """Every run, in the order the scheduler created them."""
+        return self.state.runs
+
+    @property
+    def dags(self) -> dict[str, DagState]:
+        return self.state.dags
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.state.warnings
+
+    def add_action(self, action: act.Action) -> None:
+        """Add a script action at or after the clock (it becomes part of the script)."""
+        if action.at < self.state.now:
+            raise EngineError(
+                f"cannot add an action at {action.at.isoformat()}: the clock is already at "
+                f"{self.state.now.isoformat()}"
+            )
+        self._check_action(action)
+        index = len(self.script)
+        while index > self.state.script_index and self.script[index - 1].at > action.at:
+            index -= 1
+        self.script.insert(index, action)
+        self.state.dirty = True
+
+    def next_event_time(self) -> datetime | None:
+        """The next instant at which anything happens (``None``: nothing ever will)."""
+        candidates: list[datetime] = []
+        st = self.state
+        if st.script_index < len(self.script):
+            candidates.append(self.script[st.script_index].at)
+        if st.completions:
+            candidates.append(st.completions[0][0])
+        tick = self._next_needed_tick()
+        if tick is not None:
+            candidates.append(tick)
+        return min(candidates) if candidates else None
+
+    def step(self) -> datetime | None:
+        """Advance to the next event and process it; returns its instant."""
+        t = self.next_event_time()
+        if t is None:
+            return None
+        self._process_instant(t)
+        return t
+
+    def advance_to(self, instant: datetime, *, progress: Callable[[datetime], bool] | None = None
+                   ) -> None:
+        """Process every event up to and including ``instant``; the clock ends there.
+
+        ``progress`` is called after each processed instant; returning False stops early
+        (the clock then stays at the last processed instant).
+        """
+        if instant < self.state.now:
+            raise EngineError("the simulation cannot go back; restore a checkpoint instead")
+        while True:
+            t = self.next_event_time()
+            if t is None or t > instant:
+                break
+            self._process_instant(t)
+            if progress is not None and not progress(t):
+                return
+        self.state.now = instant
+        self._emit("clock")
+
+    def advance_by(self, delta: timedelta) -> None:
+        self.advance_to(self.state.now + delta)
+
+    def checkpoint(self) -> _State:
+        """A snapshot of the whole state (specs and timetables are shared, not copied)."""
+        memo: dict[int, Any] = {id(spec): spec for spec in self.specs.values()}
+        return copy.deepcopy(self.state, memo)
+
+    def restore(self, snapshot: _State) -> None:
+        memo: dict[int, Any] = {id(spec): spec for spec in self.specs.values()}
+        self.state = copy.deepcopy(snapshot, memo)
+        self._emit("clock")
+
+    def finish(self) -> None:
+        """Report script actions that never matched a run (contract section 2)."""
+        for pending in self.state.overrides:
+            if not pending.matched:
+                self._unmatched(pending.action)
+
+    # ------------------------------------------------------------------ the loop
+    def _next_needed_tick(self) -> datetime | None:
+        st = self.state
+        reasons: list[datetime] = []
+        if st.dirty:
+            reasons.append(st.now)
+        due = self._peek_due()
+        if due is not None:
+            reasons.append(due)
+        for run in st.active:
+            if run.state == "queued" and run.run_after > st.now:
+                reasons.append(run.run_after)
+            elif run.state == "running" and run.logical_date is not None and any(
+                t.state == "none" for t in run.tasks
+            ):
+                reasons.append(max(run.logical_date, st.now))
+        if not reasons:
+            return None
+        earliest = min(reasons)
+        earliest = max(earliest, st.now)
+        if st.last_tick is not None and earliest <= st.last_tick:
+            return self.ticks.after(st.last_tick)
+        return self.ticks.at_or_after(earliest)
+
+    def _reschedule(self, dag: DagState) -> None:
+        """Record when ``dag`` next needs a loop; older heap entries become stale."""
+        dag.due_version += 1
+        due = self._due_at(dag)
+        if due is not None:
+            heapq.heappush(self.state.due, (due, dag.order, dag.due_version, dag.dag_id))
+
+    def _peek_due(self) -> datetime | None:
+        heap = self.state.due
+        while heap:
+            due, _, version, dag_id = heap[0]
+            if self.state.dags[dag_id].due_version == version:
+                return due
+            heapq.heappop(heap)
+        return None
+
+    def _due_at(self, dag: DagState) -> datetime | None:
+        """When this DAG next needs a loop to create a scheduled run (SCH-2)."""
+        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
+            return None
+        if dag.stalled_on is not None:
+            return dag.wake_at
+        if dag.next_run is None:
+            return None
+        return dag.next_run.run_after
+
+    def _process_instant(self, t: datetime) -> None:
+        st = self.state
+        st.now = t
+        # 1. task outcomes due now (trace README 7.3: before script steps)
+        while st.completions and st.completions[0][0] <= t:
+            _, order, nth, task_index, _ = heapq.heappop(st.completions)
+            run = st.dags[self._dag_ids[order]].runs[nth]
+            task = run.tasks[task_index]
+            if task.state == "running" and not task.held:
+                self._finish_task(run, task, task.outcome)
+        # 2. script actions at this instant, in list order
+        while st.script_index < len(self.script) and self.script[st.script_index].at <= t:
+            action = self.script[st.script_index]
+            st.script_index += 1
+            self._apply(action)
+        # 3. a scheduler loop, if one happens now and anything may change
+        if self.ticks.contains(t) and st.last_tick != t:
+            needed = self._next_needed_tick()
+            if needed is not None and needed <= t:
+                self._tick(t)
+
+    def _tick(self, now: datetime) -> None:
+        st = self.state
+        st.last_tick = now
+        self._create_scheduled_runs(now)
+        self._start_queued_runs(now)
+        self._start_waiting_tasks(now)
+        # A slot freed by a run finishing in this loop is used by the next one (SCH-1).
+        st.dirty = self._finish_runs(now)
+
+    # ------------------------------------------------------------------ parsing (SCH-4b)
+    def _sync_parse(self, dag: DagState, t: datetime) -> None:
+        """Apply the latest periodic parse at or before ``t`` if it was not applied yet."""
+        if not dag.deployed:
+            return
+        p = self.parses.at_or_before(t)
+        if p is None or (dag.parsed_at is not None and p <= dag.parsed_at):
+            return
+        if dag.deployed_at is not None and p < dag.deployed_at:
+            return
+        self._parse(dag, p)
+
+    def _parse(self, dag: DagState, at: datetime) -> None:
+        """A parse recomputes the next-run cache from TT-3's reference and refreshes the flag."""
+        dag.parsed_at = at
+        latest = dag.latest_automated
+        reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
+        self._compute_next_run(dag, reference, at)
+        dag.exceeds_max_active_runs = self._exceeds(dag)
+        self._reschedule(dag)
+
+    def _compute_next_run(self, dag: DagState, reference: ReferenceRun | None,
+                          now: datetime) -> None:
+        previous = dag.next_run
+        try:
+            dag.next_run = dag.spec.timetable.next_dagrun_info(
+                last=reference, restriction=dag.spec.restriction, now=now
+            )
+            dag.next_run_error = None
+        except EngineError as exc:
+            # Airflow logs the exception and the DAG has no next run (README 1.6).
+            dag.next_run = None
+            if dag.next_run_error != str(exc):
+                self._warn(f"DAG {dag.dag_id!r} stops being scheduled at {now.isoformat()}: {exc}")
+            dag.next_run_error = str(exc)
+        if dag.next_run != previous:
+            dag.stalled_on = None
+            dag.wake_at = None
+
+    def _exceeds(self, dag: DagState) -> bool:
+        return dag.active_runs(include_backfill=False) >= dag.spec.max_active_runs
+
+    # ------------------------------------------------------------------ step 2 (SCH-2, SCH-3, SCH-9)
+    def _create_scheduled_runs(self, now: datetime) -> None:
+        st = self.state
+        due: list[DagState] = []
+        while st.due and st.due[0][0] <= now:
+            _, _, version, dag_id = heapq.heappop(st.due)
+            dag = st.dags[dag_id]
+            if dag.due_version == version:
+                due.append(dag)
+        candidates = []
+        for dag in due:
+            self._sync_parse(dag, now)
+            at = self._due_at(dag)
+            if at is not None and at <= now and dag.next_run is not None:
+                candidates.append(dag)
+            else:
+                self._reschedule(dag)
+        candidates.sort(key=lambda d: (d.next_run.run_after if d.next_run else now, d.order))
+        limit = self.config.max_dagruns_to_create_per_loop
+        for dag in candidates[:limit]:
+            self._create_scheduled_run(dag, now)
+            self._reschedule(dag)
+        for dag in candidates[limit:]:
+            self._reschedule(dag)  # still due: the next loop takes it
+
+    def _create_scheduled_run(self, dag: DagState, now: datetime) -> None:
+        info = dag.next_run
+        assert info is not None
+        if info.logical_date is not None:
+            existing = dag.runs_by_logical_date.get(info.logical_date)
+            if existing is not None:
+                # SCH-9: nothing is created; the cache is recomputed from the run holding the date.
+                self._compute_next_run(dag, ReferenceRun(existing.data_interval,
+                                                         existing.run_after), now)
+                if dag.next_run == info:
+                    dag.stalled_on = info.logical_date
+                    wake = dag.spec.timetable.next_changes_after(now)
+                    dag.wake_at = None if wake is None else max(wake, now + timedelta(
+                        microseconds=1))
+                return
+        run = self._new_run(
+            dag,
+            run_type="scheduled",
+            triggered_by="timetable",
+            info=info,
+            logical_date=info.logical_date,
+            now=now,
+        )
+        self._compute_next_run(dag, ReferenceRun.of(info), now)
+        dag.exceeds_max_active_runs = self._exceeds(dag)
+        self._emit("run_created", dag.dag_id, run)
+
+    def _new_run(self, dag: DagState, *, run_type: RunType, triggered_by: TriggeredBy,
+                 info: DagRunInfo, logical_date: datetime | None, now: datetime,
+                 backfill_id: int | None = None, sort_ordinal: int | None = None) -> DagRun:
+        st = self.state
+        if len(st.runs) >= self.run_limit:
+            raise SimulationLimitError(
+                f"the scenario would create more than {self.run_limit:,} runs "
+                f"(at {now.isoformat()}); raise the limit to simulate it"
+            )
+        nth = len(dag.runs)
+        run_id = self._run_id(dag, run_type, info, nth)
+        run = DagRun(
+            dag_id=dag.dag_id,
+            nth=nth,
+            run_id=run_id,
+            run_type=run_type,
+            triggered_by=triggered_by,
+            logical_date=logical_date,
+            data_interval=info.data_interval,
+            run_after=info.run_after,
+            created_at=now,
+            partition_key=info.partition_key,
+            partition_date=info.partition_date,
+            backfill_id=backfill_id,
+            backfill_sort_ordinal=sort_ordinal,
+        )
+        run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in dag.spec.tasks]
+        run.set_state("queued", now)
+        dag.note_created(run)
+        st.runs.append(run)
+        st.active.append(run)
+        st.dirty = True
+        self._resolve_overrides(run)
+        return run
+
+    def _run_id(self, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int) -> str:
+        """TT-21 / TT-16: the suffix is run_after; CronPartition DAGs add a random tail."""
+        prefix = "backfill" if run_type == "backfill" else run_type
+        stamp = info.run_after.isoformat()
+        if run_type == "asset_triggered":
+            return f"{prefix}__{stamp}_{random_suffix(dag.dag_id, nth)}"
+        if dag.spec.timetable.partitioned and dag.spec.timetable.periodic:
+            key = f"__{info.partition_key}" if run_type != "manual" and info.partition_key else ""
+            return f"{prefix}__{stamp}{key}__{random_suffix(dag.dag_id, nth)}"
+        return f"{prefix}__{stamp}"
+
+    # ------------------------------------------------------------------ step 4 (SCH-5)
+    def _start_queued_runs(self, now: datetime) -> None:
+        st = self.state
+        queued = [
+            r for r in st.active
+            if r.state == "queued" and r.run_after <= now and not st.dags[r.dag_id].is_paused
+        ]
+        if not queued:
+            return
+        running: dict[tuple[str, int | None], int] = {}
+        for r in st.active:
+            if r.state == "running":
+                key = (r.dag_id, r.backfill_id)
+                running[key] = running.get(key, 0) + 1
+
+        def limit(r: DagRun) -> int:
+            if r.backfill_id is not None:
+                return int(st.backfills[r.backfill_id]["max_active_runs"])
+            return st.dags[r.dag_id].spec.max_active_runs
+
+        eligible = [r for r in queued if running.get((r.dag_id, r.backfill_id), 0) < limit(r)]
+        # get_queued_dag_runs_to_set_running: backfill ordinal (nulls first), DAGs with fewer
+        # running runs first, then run_after; creation order breaks ties.
+        eligible.sort(key=lambda r: (
+            r.backfill_sort_ordinal is not None,
+            r.backfill_sort_ordinal or 0,
+            running.get((r.dag_id, r.backfill_id), 0),
+            r.run_after,
+        ))
+        for run in eligible[: self.config.max_dagruns_per_loop_to_schedule]:
+            key = (run.dag_id, run.backfill_id)
+            if running.get(key, 0) >= limit(run):
+                continue
+            running[key] = running.get(key, 0) + 1
+            run.set_state("running", now)
+            self._emit("run_state", run.dag_id, run, "running")
+
+    def _start_waiting_tasks(self, now: datetime) -> None:
+        """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
+        st = self.state
+        for run in st.active:
+            if run.state != "running":
+                continue
+            if run.logical_date is not None and run.logical_date > now:
+                continue
+            spec_tasks = st.dags[run.dag_id].spec.tasks
+            for task_index, task in enumerate(run.tasks):
+                if task.state != "none":
+                    continue
+                task.state = "running"
+                task.start_date = now
+                if task.held:
+                    continue
+                task.finish_at = now + spec_tasks[task_index].duration + self._delay(run, task)
+                st.seq += 1
+                heapq.heappush(st.completions, (task.finish_at, st.dags[run.dag_id].order,
+                                                run.nth, task_index, st.seq))
+
+    # ------------------------------------------------------------------ step 5
+    def _finish_runs(self, now: datetime) -> bool:
+        """Step 5: running runs whose tasks are all done end; True if any did."""
+        finished = False
+        for run in list(self.state.active):
+            if run.state == "running" and all(t.finished for t in run.tasks):
+                failed = any(t.state == "failed" for t in run.tasks)
+                self._finish_run(run, "failed" if failed else "success", now)
+                finished = True
+        return finished
+
+    def _finish_run(self, run: DagRun, state: Any, now: datetime) -> None:
+        run.set_state(state, now)
+        dag = self.state.dags[run.dag_id]
+        self.state.active.remove(run)
+        dag.active.remove(run)
+        self._sync_parse(dag, now)
+        dag.exceeds_max_active_runs = self._exceeds(dag)
+        self._reschedule(dag)
+        self._emit("run_state", run.dag_id, run, state)
+
+    def _finish_task(self, run: DagRun, task: TaskInstance, outcome: str) -> None:
+        task.state = "failed" if outcome == "failed" else "success"
+        task.outcome = outcome  # type: ignore[assignment]
+        task.end_date = self.state.now
+        task.finish_at = self.state.now
+        self.state.dirty = True
+        self._emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
+
+    # ------------------------------------------------------------------ script actions
+    def _check_action(self, action: act.Action) -> None:
+        dag_ids: tuple[str, ...] = ()
+        if isinstance(action, act.Deploy):
+            dag_ids = action.dag_ids or ()
+        elif isinstance(action, act.Pause | act.Unpause | act.Trigger | act.Backfill):
+            dag_ids = (action.dag_id,)
+        elif isinstance(action, act.TaskFinish | act.RunOutcome | act.Override):
+            dag_ids = (action.run.dag_id,)
+        for dag_id in dag_ids:
+            if dag_id not in self.specs:
+                raise EngineError(f"unknown dag_id {dag_id!r} in a script action")
+
+    def _apply(self, action: act.Action) -> None:
+        st = self.state
+        st.dirty = True
+        if isinstance(action, act.Deploy):
+            for dag_id in action.dag_ids or tuple(self.specs):
+                self._deploy(st.dags[dag_id], action.at)
+        elif isinstance(action, act.Pause | act.Unpause):
+            dag = st.dags[action.dag_id]
+            self._sync_parse(dag, action.at)
+            dag.is_paused = isinstance(action, act.Pause)
+            self._reschedule(dag)
+            self._emit("dag_paused" if dag.is_paused else "dag_unpaused", dag.dag_id)
+        elif isinstance(action, act.Trigger):
+            self._trigger(action)
+        elif isinstance(action, act.TaskFinish):
+            self._task_finish(action)
+        elif isinstance(action, act.RunOutcome):
+            self._run_outcome(action)
+        elif isinstance(action, act.Override):
+            st.overrides.append(_Pending(st.seq, action))
+            st.seq += 1
+            for run in st.runs:
+                self._resolve_overrides(run, only=st.overrides[-1])
+        elif isinstance(action, act.Backfill):
+            from explorer.engine.backfill import create_backfill
+
+            create_backfill(self, action)
+
+    def _deploy(self, dag: DagState, at: datetime) -> None:
+        if not dag.deployed:
+            dag.deployed = True
+            dag.deployed_at = at
+            dag.is_paused = dag.spec.is_paused_upon_creation
+            self._emit("dag_deployed", dag.dag_id)
+        self._parse(dag, at)
+
+    def _trigger(self, action: act.Trigger) -> None:
+        """REST ``POST /dags/{dag_id}/dagRuns`` (TT-19, PT-17)."""
+        dag = self.state.dags[action.dag_id]
+        now = action.at
+        if not dag.deployed:
+            self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not deployed")
+            return
+        self._sync_parse(dag, now)
+        table = dag.spec.timetable
+        partition_date = None
+        if action.partition_key is not None:
+            if not (table.partitioned or table.partitioned_at_runtime):
+                self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not "
+                           "partitioned (DagNotPartitionedError)")
+                return
+            try:
+                partition_date = table.resolve_partition_date(action.partition_key)
+            except EngineError as exc:
+                self._warn(f"trigger at {now.isoformat()} refused: {exc}")
+                return
+        interval = None
+        if action.logical_date is not None:
+            if action.logical_date in dag.runs_by_logical_date:
+                self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already "
+                           f"has a run with logical_date {action.logical_date.isoformat()}")
+                return
+            interval = table.infer_manual_data_interval(run_after=action.logical_date)
+        info = DagRunInfo(now, interval, action.partition_key, partition_date)
+        run = self._new_run(dag, run_type="manual", triggered_by="rest_api", info=info,
+                            logical_date=action.logical_date, now=now)
+        self._emit("run_created", dag.dag_id, run)
+
+    def _select(self, selector: act.RunSelector, at: datetime) -> DagRun | None:
+        dag = self.state.dags[selector.dag_id]
+        for run in dag.runs:
+            if selector.nth is not None and run.nth == selector.nth:
+                return run
+            if selector.logical_date is not None and run.logical_date == selector.logical_date:
+                return run
+            if selector.partition_key is not None and run.partition_key == selector.partition_key:
+                return run
+            if selector.next and run.created_at >= at:
+                return run
+        return None
+
+    def _task_finish(self, action: act.TaskFinish) -> None:
+        run = self._select(action.run, action.at)
+        task = None if run is None else next(
+            (t for t in run.tasks if t.task_id == action.task_id), None)
+        if run is None or task is None or task.state != "running":
+            self._unmatched(action)
+            return
+        self._finish_task(run, task, action.outcome)
+
+    def _run_outcome(self, action: act.RunOutcome) -> None:
+        run = self._select(action.run, action.at)
+        if run is None or run.state != "running":
+            self._unmatched(action)
+            return
+        for task in run.tasks:
+            if task.state in ("running", "none"):
+                self._finish_task(run, task, action.outcome)
+
+    def _resolve_overrides(self, run: DagRun, only: _Pending | None = None) -> None:
+        for pending in [only] if only is not None else self.state.overrides:
+            assert pending is not None
+            override = pending.action
+            assert isinstance(override, act.Override)
+            sel = override.run
+            if sel.dag_id != run.dag_id:
+                continue
+            if sel.next:
+                if pending.matched or run.created_at < override.at:
+                    continue
+            elif self._select(sel, override.at) is not run:
+                continue
+            pending.matched = True
+            for task in run.tasks:
+                if override.task_id is None or task.task_id == override.task_id:
+                    if override.outcome is not None:
+                        task.outcome = override.outcome
+                    if override.hold:
+                        task.held = True
+
+    def _delay(self, run: DagRun, task: TaskInstance) -> timedelta:
+        total = timedelta(0)
+        for pending in self.state.overrides:
+            override = pending.action
+            assert isinstance(override, act.Override)
+            if pending.matched and override.delay and override.run.dag_id == run.dag_id and (
+                override.task_id in (None, task.task_id)
+            ) and self._override_targets(pending, run):
+                total += override.delay
+        return total
+
+    def _override_targets(self, pending: _Pending, run: DagRun) -> bool:
+        override = pending.action
+        assert isinstance(override, act.Override)
+        if override.run.next:
+            first = next((r for r in self.state.dags[run.dag_id].runs
+                          if r.created_at >= override.at), None)
+            return first is run
+        return self._select(override.run, override.at) is run
+
+    def _unmatched(self, action: act.Action) -> None:
+        kind = type(action).__name__
+        selector = getattr(action, "run", None)
+        what = selector.describe() if isinstance(selector, act.RunSelector) else ""
+        message = f"{kind} at {action.at.isoformat()} matched no run ({what})"
+        self.state.unmatched.append(message)
+        self._warn(message)
+
+    def _warn(self, message: str) -> None:
+        self.state.warnings.append(message)
+        self._emit("warning", detail=message)

@@ -1,0 +1,74 @@
+"""When scheduler loops and DAG-file parses happen: on a grid, or at listed instants."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+__all__ = ["Cadence", "ExplicitCadence", "GridCadence", "NoCadence"]
+
+
+class Cadence:
+    """A set of instants; the simulator asks for the next one and the latest one."""
+
+    def at_or_after(self, t: datetime) -> datetime | None:
+        raise NotImplementedError
+
+    def at_or_before(self, t: datetime) -> datetime | None:
+        raise NotImplementedError
+
+    def after(self, t: datetime) -> datetime | None:
+        nxt = self.at_or_after(t)
+        if nxt is not None and nxt == t:
+            nxt = self.at_or_after(t + timedelta(microseconds=1))
+        return nxt
+
+    def contains(self, t: datetime) -> bool:
+        return self.at_or_after(t) == t
+
+
+class GridCadence(Cadence):
+    """``origin + k * step`` for every k >= 0 (``scheduler.loop_interval`` from ``clock.start``)."""
+
+    def __init__(self, origin: datetime, step: timedelta) -> None:
+        if step <= timedelta(0):
+            raise ValueError("a cadence step must be positive")
+        self.origin = origin
+        self.step = step
+
+    def at_or_after(self, t: datetime) -> datetime | None:
+        if t <= self.origin:
+            return self.origin
+        k = -((self.origin - t) // self.step)  # ceiling division on timedeltas
+        return self.origin + k * self.step
+
+    def at_or_before(self, t: datetime) -> datetime | None:
+        if t < self.origin:
+            return None
+        return self.origin + ((t - self.origin) // self.step) * self.step
+
+
+class ExplicitCadence(Cadence):
+    """Listed instants only (the conformance traces' ``tick`` steps)."""
+
+    def __init__(self, instants: Iterable[datetime]) -> None:
+        self.instants = sorted(set(instants))
+
+    def at_or_after(self, t: datetime) -> datetime | None:
+        i = bisect_left(self.instants, t)
+        return self.instants[i] if i < len(self.instants) else None
+
+    def at_or_before(self, t: datetime) -> datetime | None:
+        i = bisect_right(self.instants, t)
+        return self.instants[i - 1] if i else None
+
+
+class NoCadence(Cadence):
+    """Never (``parse_interval: null``)."""
+
+    def at_or_after(self, t: datetime) -> datetime | None:
+        return None
+
+    def at_or_before(self, t: datetime) -> datetime | None:
+        return None

@@ -21,7 +21,7 @@ import calendar
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from croniter import CroniterBadDateError, croniter
 
@@ -31,7 +31,7 @@ __all__ = ["WallClockCron"]
 # keeps microseconds exact only between 1698 and 2241, and outside that range
 # croniter's own arithmetic would have to be imitated. The fast path covers the
 # years a schedule is simulated in; anything else is answered by croniter.
-_FAST_YEARS = range(1800, 2201)
+_FIRST_YEAR, _LAST_YEAR = 1800, 2200
 # croniter gives up (CroniterBadDateError) once its search has moved this many
 # calendar years away from the start (``max_years_between_matches``' default).
 _MAX_YEARS = 50
@@ -70,7 +70,7 @@ class _Plan:
         if self.years is not None and year not in self.years:
             return out
         for month in sorted(self.months):
-            first = datetime(year, month, 1).toordinal()
+            first = date(year, month, 1).toordinal()
             last = calendar.monthrange(year, month)[1]
             # ordinal % 7 is cron's weekday: ordinal 1 (0001-01-01) was a Monday.
             first_dow = first % 7
@@ -86,8 +86,8 @@ class _Plan:
             picked: set[int] = set()
             for wday, ordinals in self.nth.items():
                 start = 1 + (wday - first_dow) % 7
-                for n in ordinals:
-                    day = start + 7 * ((last - start) // 7) if n == "l" else start + 7 * (int(n) - 1)
+                for n in ordinals:  # 1..5, or "l" for the last one of the month
+                    day = start + 7 * ((last - start) // 7 if n == "l" else int(n) - 1)
                     if day <= last:
                         picked.add(day)
             return sorted(picked)
@@ -104,7 +104,9 @@ class _Plan:
 
 
 def _values(field_values: list[int | str], low: int, high: int) -> list[int]:
-    if field_values == ["*"]:
+    """The values a field allows. croniter keeps a ``*`` written inside a list
+    (``*,5`` expands to ``['*', 5]``) and then treats the field as unrestricted."""
+    if "*" in field_values:
         return list(range(low, high + 1))
     return [v for v in field_values if isinstance(v, int)]
 
@@ -126,10 +128,11 @@ def _compile(expression: str) -> _Plan | None:
         return None
     expanded: list[list[int | str]] = parsed.expanded
     nth_raw: dict[int, set[int | str]] = parsed.nth_weekday_of_month
-    if getattr(parsed, "nearest_weekday", None) or len(expanded) not in (5, 6, 7):
+    if getattr(parsed, "nearest_weekday", None):
         return None
     dom_field, dow_field = expanded[2], expanded[4]
-    if nth_raw and dom_field != ["*"]:
+    dom_any, dow_any = "*" in dom_field, "*" in dow_field
+    if nth_raw and not dom_any:
         return None
     seconds = _values(expanded[5], 0, 59) if len(expanded) > 5 else [0]
     times = sorted(
@@ -139,27 +142,29 @@ def _compile(expression: str) -> _Plan | None:
         for s in seconds
     )
     years = None
-    if len(expanded) == 7 and expanded[6] != ["*"]:
+    if len(expanded) == 7 and "*" not in expanded[6]:
         years = frozenset(_values(expanded[6], 1970, 2099))
     return _Plan(
         times=tuple(times),
         step=1 if len(expanded) > 5 else 60,
         months=frozenset(_values(expanded[3], 1, 12)),
-        dom=frozenset() if dom_field == ["*"] else frozenset(_values(dom_field, 1, 31)),
-        dom_any=dom_field == ["*"],
+        dom=frozenset() if dom_any else frozenset(_values(dom_field, 1, 31)),
+        dom_any=dom_any,
         dom_last="l" in dom_field,
-        dow=frozenset() if dow_field == ["*"] else frozenset(v % 7 for v in _values(dow_field, 0, 6)),
-        dow_any=dow_field == ["*"],
+        dow=frozenset() if dow_any else frozenset(_values(dow_field, 0, 6)),
+        dow_any=dow_any,
         nth={int(k): frozenset(v) for k, v in nth_raw.items()},
         years=years,
     )
 
 
-def _at(ordinal: int, seconds: int) -> datetime:
-    moment = datetime.fromordinal(ordinal)
+def _on(ordinal: int, seconds: int) -> datetime:
+    """The naive reading ``seconds`` into the day ``ordinal`` (naive like croniter's answers;
+    built with the constructor, which is several times cheaper than ``replace``)."""
+    day = date.fromordinal(ordinal)
     hour, rest = divmod(seconds, 3600)
     minute, second = divmod(rest, 60)
-    return moment.replace(hour=hour, minute=minute, second=second)
+    return datetime(day.year, day.month, day.day, hour, minute, second)  # noqa: DTZ001
 
 
 class WallClockCron:
@@ -167,7 +172,8 @@ class WallClockCron:
 
     Results equal ``croniter(expression, start_time=wall).get_next(datetime)``
     (resp. ``get_prev``), including ``CroniterBadDateError`` when croniter finds
-    nothing within its 50-year search window.
+    nothing within its 50-year search window. Aware readings, years outside
+    1800-2200 and the constructs :func:`_compile` declines go to croniter.
     """
 
     __slots__ = ("_plan", "expression")
@@ -176,15 +182,10 @@ class WallClockCron:
         self.expression = expression
         self._plan = _compile(expression)
 
-    def _fast(self, wall: datetime) -> _Plan | None:
-        plan = self._plan
-        if plan is None or wall.tzinfo is not None or wall.year not in _FAST_YEARS:
-            return None
-        return plan
-
     def next_after(self, wall: datetime) -> datetime:
-        plan = self._fast(wall)
-        if plan is None:
+        plan = self._plan
+        year = wall.year
+        if plan is None or wall.tzinfo is not None or not _FIRST_YEAR <= year <= _LAST_YEAR:
             value = croniter(self.expression, start_time=wall).get_next(datetime)
             assert isinstance(value, datetime)
             return value
@@ -193,27 +194,31 @@ class WallClockCron:
         # whole seconds" and microseconds never matter.
         secs = wall.hour * 3600 + wall.minute * 60 + wall.second
         today = wall.toordinal()
-        year = wall.year
-        days = plan.days(year)
+        days = plan.cache.get(year) or plan.days(year)
         i = bisect_left(days, today)
+        times = plan.times
         if i < len(days) and days[i] == today:
-            j = bisect_right(plan.times, secs)
-            if j < len(plan.times):
-                return _at(today, plan.times[j])
+            j = bisect_right(times, secs)
+            if j < len(times):
+                hour, rest = divmod(times[j], 3600)
+                minute, second = divmod(rest, 60)
+                return datetime(year, wall.month, wall.day, hour, minute, second)  # noqa: DTZ001
             i += 1
         # croniter's window is counted from the year it starts searching in.
-        start_year = year + 1 if wall.month == 12 and wall.day == 31 and secs >= _DAY - plan.step else year
+        last_step = wall.month == 12 and wall.day == 31 and secs >= _DAY - plan.step
+        start_year = year + 1 if last_step else year
         while i == len(days):
             year += 1
             if year - start_year > _MAX_YEARS:
                 raise CroniterBadDateError("failed to find next date")
             days = plan.days(year)
             i = 0
-        return _at(days[i], plan.times[0])
+        return _on(days[i], times[0])
 
     def prev_before(self, wall: datetime) -> datetime:
-        plan = self._fast(wall)
-        if plan is None:
+        plan = self._plan
+        year = wall.year
+        if plan is None or wall.tzinfo is not None or not _FIRST_YEAR <= year <= _LAST_YEAR:
             value = croniter(self.expression, start_time=wall).get_prev(datetime)
             assert isinstance(value, datetime)
             return value
@@ -221,18 +226,21 @@ class WallClockCron:
         # before ``wall``, where a reading with microseconds is after its own second.
         secs = wall.hour * 3600 + wall.minute * 60 + wall.second
         today = wall.toordinal()
-        year = wall.year
-        days = plan.days(year)
+        days = plan.cache.get(year) or plan.days(year)
         i = bisect_left(days, today)
+        times = plan.times
         if i < len(days) and days[i] == today:
-            j = (bisect_right if wall.microsecond else bisect_left)(plan.times, secs)
+            j = (bisect_right if wall.microsecond else bisect_left)(times, secs)
             if j:
-                return _at(today, plan.times[j - 1])
-        start_year = year - 1 if secs == 0 and not wall.microsecond and wall.timetuple().tm_yday == 1 else year
+                hour, rest = divmod(times[j - 1], 3600)
+                minute, second = divmod(rest, 60)
+                return datetime(year, wall.month, wall.day, hour, minute, second)  # noqa: DTZ001
+        first_step = secs == 0 and not wall.microsecond and wall.month == 1 and wall.day == 1
+        start_year = year - 1 if first_step else year
         while i == 0:
             year -= 1
             if start_year - year > _MAX_YEARS:
                 raise CroniterBadDateError("failed to find prev date")
             days = plan.days(year)
             i = len(days)
-        return _at(days[i - 1], plan.times[-1])
+        return _on(days[i - 1], times[-1])

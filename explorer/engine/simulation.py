@@ -323,10 +323,10 @@ class Simulation:
         st = self.state
         st.last_tick = now
         self._create_scheduled_runs(now)
-        self._start_queued_runs(now)
+        capped = self._start_queued_runs(now)
         self._start_waiting_tasks(now)
         # A slot freed by a run finishing in this loop is used by the next one (SCH-1).
-        st.dirty = self._finish_runs(now)
+        st.dirty = self._finish_runs(now) or capped
 
     # ------------------------------------------------------------------ parsing (SCH-4b)
     def _sync_parse(self, dag: DagState, t: datetime) -> None:
@@ -469,14 +469,15 @@ class Simulation:
         return f"{prefix}__{stamp}"
 
     # ------------------------------------------------------------------ step 4 (SCH-5)
-    def _start_queued_runs(self, now: datetime) -> None:
+    def _start_queued_runs(self, now: datetime) -> bool:
+        """Step 4 (SCH-5); True when the per-loop cap left eligible runs for the next loop."""
         st = self.state
         queued = [
             r for r in st.active
             if r.state == "queued" and r.run_after <= now and not st.dags[r.dag_id].is_paused
         ]
         if not queued:
-            return
+            return False
         running: dict[tuple[str, int | None], int] = {}
         for r in st.active:
             if r.state == "running":
@@ -497,13 +498,15 @@ class Simulation:
             running.get((r.dag_id, r.backfill_id), 0),
             r.run_after,
         ))
-        for run in eligible[: self.config.max_dagruns_per_loop_to_schedule]:
+        cap = self.config.max_dagruns_per_loop_to_schedule
+        for run in eligible[:cap]:
             key = (run.dag_id, run.backfill_id)
             if running.get(key, 0) >= limit(run):
                 continue
             running[key] = running.get(key, 0) + 1
             run.set_state("running", now)
             self._emit("run_state", run.dag_id, run, "running")
+        return len(eligible) > cap
 
     def _start_waiting_tasks(self, now: datetime) -> None:
         """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
@@ -543,7 +546,15 @@ class Simulation:
         self.state.active.remove(run)
         dag.active.remove(run)
         self._sync_parse(dag, now)
-        dag.exceeds_max_active_runs = self._exceeds(dag)
+        # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
+        # manual or asset-triggered run ends, never a backfill run (SCH-5).
+        if run.run_type != "backfill":
+            dag.exceeds_max_active_runs = self._exceeds(dag)
+        if run.backfill_id is not None:
+            from explorer.engine.backfill import note_run_finished
+
+            note_run_finished(self, run, now)  # completion (backfill.py, step 5)
+        # --- end backfill hook
         self._reschedule(dag)
         self._emit("run_state", run.dag_id, run, state)
 
@@ -632,6 +643,13 @@ class Simulation:
                 return
             interval = table.infer_manual_data_interval(run_after=action.logical_date)
         info = DagRunInfo(now, interval, action.partition_key, partition_date)
+        run_id = self._run_id(dag, "manual", info, len(dag.runs))
+        if any(r.run_id == run_id for r in dag.active) or any(
+            r.run_id == run_id for r in reversed(dag.runs[-50:])
+        ):
+            self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already has a "
+                       f"run {run_id!r} (409 Conflict)")
+            return
         run = self._new_run(dag, run_type="manual", triggered_by="rest_api", info=info,
                             logical_date=action.logical_date, now=now)
         self._emit("run_created", dag.dag_id, run)

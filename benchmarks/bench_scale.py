@@ -1,0 +1,275 @@
+"""A whole scheduler simulation at scale: N generated DAGs for D simulated days.
+
+Usage::
+
+    python benchmarks/bench_scale.py --dags N --days D [--seed S] [--sample K]
+                                     [--airflow-python PATH] [--profile]
+
+The scenario is generated from ``--seed`` (same seed, same scenario): 10% hourly
+DAGs, 60% daily, the rest split between weekly, monthly,
+MultipleCronTriggerTimetable (two crons) and CronTriggerTimetable with an
+``interval``; zones drawn from UTC, America/New_York, Europe/London,
+Asia/Kolkata and Australia/Sydney; cron strings resolved as Airflow does
+(CronTriggerTimetable) for 70% of the single-cron DAGs, CronDataIntervalTimetable
+for the others; start dates 1-60 days (and some hours) before the clock start
+(2024-03-01 UTC, so DST changes fall inside the simulated span); catchup True
+for about 10% of the DAGs; 1-3 tasks of 1-30 minutes each. DagSpecs are built
+directly (``timetable_from_schedule`` / ``timetable_from_spec``) and the
+simulation runs headless with ``loop_interval`` 1 s and ``parse_interval`` 30 s
+(``Simulation(...).advance_to(start + D days)``).
+
+Figures:
+
+* ``runs``: runs created by the simulation;
+* ``wall_s``: wall seconds of building the Simulation and ``advance_to``
+  (generating the scenario is reported apart as ``generate_s``);
+* ``peak_rss_mb``: ``ru_maxrss`` of this process (the Airflow subprocess is not
+  counted), in MB;
+* ``us_per_run``: ``wall_s`` / ``runs``, in microseconds;
+* ``ratio_vs_airflow``: **(Airflow's seconds per ``next_dagrun_info`` call) /
+  (our whole-simulation seconds per run created)**. Airflow's figure comes
+  from a deterministic sample of ``--sample`` DAGs (evenly spaced in the
+  generated list): for each, the chain of ``next_dagrun_info`` calls the
+  scheduler made during the simulated span (the first at the clock start, then
+  one after each scheduled run, with the wall clock frozen at that run's
+  ``created_at``) is computed by Airflow 3.3.2's own timetables in a
+  subprocess (``benchmarks/_airflow_side.py``, imports not timed). Each run
+  costs Airflow at least one such call, and our figure includes everything
+  else the simulation does (loops, task instances, states), so the ratio
+  understates the gap. The like-for-like figure (our timetables alone on the
+  same chains) is printed too, as ``timetable_ratio``.
+
+The same chains are compared run by run between our timetables and Airflow's
+(``identical``), and against the runs the simulation actually created
+(``sim_consistent``: an inconsistency there would come from the scheduler
+model, not the timetables).
+
+``--profile`` runs the simulation under cProfile and prints the top 25
+functions by own time and by cumulative time (the wall time then includes the
+profiler's overhead).
+
+The last line is exactly ``runs=<n> wall_s=<s> peak_rss_mb=<mb> us_per_run=<us>
+ratio_vs_airflow=<r or n/a>``. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import random
+import resource
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks._airflow_side import Case, Result, decode_args, fmt
+from benchmarks.bench_timetables import Mismatch, airflow_chains, compare, our_chain, run_row
+from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.simulation import SchedulerConfig, Simulation
+from explorer.engine.timetables import Timetable, timetable_from_schedule, timetable_from_spec
+from explorer.engine.types import DagRunInfo
+
+CLOCK_START = datetime(2024, 3, 1, tzinfo=UTC)
+ZONES = ("UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Sydney")
+OTHER_KINDS = ("weekly", "monthly", "multi", "interval")
+HOUR = 3600
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedDag:
+    """A DagSpec and the same DAG as a case for the Airflow side (without its clocks)."""
+
+    spec: DagSpec
+    kind: str
+    case: Case
+
+
+def _kinds(n: int, rng: random.Random) -> list[str]:
+    hourly = round(n * 0.10)
+    daily = round(n * 0.60)
+    kinds = ["hourly"] * hourly + ["daily"] * daily
+    kinds += [OTHER_KINDS[i % len(OTHER_KINDS)] for i in range(n - hourly - daily)]
+    rng.shuffle(kinds)
+    return kinds
+
+
+def _schedule(kind: str, zone: str, rng: random.Random) -> tuple[Timetable, str, dict[str, Any]]:
+    """The timetable, and its class name and arguments as a case spells them."""
+    minute, hour = rng.randrange(60), rng.randrange(24)
+    if kind in ("hourly", "daily", "weekly", "monthly"):
+        cron = {
+            "hourly": f"{minute} * * * *",
+            "daily": f"{minute} {hour} * * *",
+            "weekly": f"{minute} {hour} * * {rng.randrange(7)}",
+            "monthly": f"{minute} {hour} {rng.randint(1, 28)} * *",
+        }[kind]
+        if rng.random() < 0.3:
+            name = "CronDataIntervalTimetable"
+            table = timetable_from_spec(name, {"cron": cron}, dag_timezone=zone)
+        else:  # a plain schedule string: CronTriggerTimetable in the DAG's zone
+            name = "CronTriggerTimetable"
+            table = timetable_from_schedule(cron, dag_timezone=zone)
+        return table, name, {"cron": cron, "timezone": zone}
+    if kind == "multi":
+        crons = [f"{minute} {hour} * * *", f"{rng.randrange(60)} {rng.randrange(24)} * * 1-5"]
+        name = "MultipleCronTriggerTimetable"
+        table = timetable_from_spec(name, {"crons": crons}, dag_timezone=zone)
+        return table, name, {"crons": crons, "timezone": zone}
+    interval_s = rng.choice((HOUR, 6 * HOUR, 24 * HOUR))
+    cron = f"{minute} {hour} * * *"
+    name = "CronTriggerTimetable"
+    args: dict[str, Any] = {"cron": cron, "interval": interval_s}
+    table = timetable_from_spec(name, decode_args(args), dag_timezone=zone)
+    return table, name, {**args, "timezone": zone}
+
+
+def generate(n: int, seed: int) -> list[GeneratedDag]:
+    """N DAGs, the same for the same ``seed``."""
+    rng = random.Random(seed)
+    out: list[GeneratedDag] = []
+    for index, kind in enumerate(_kinds(n, rng)):
+        zone = rng.choice(ZONES)
+        table, name, args = _schedule(kind, zone, rng)
+        start = CLOCK_START - timedelta(days=rng.randint(1, 60), hours=rng.randrange(24))
+        catchup = rng.random() < 0.1
+        tasks = tuple(
+            TaskSpec(f"t{k}", duration=timedelta(minutes=rng.randint(1, 30)))
+            for k in range(rng.randint(1, 3))
+        )
+        dag_id = f"dag_{index:05d}_{kind}"
+        spec = DagSpec(dag_id=dag_id, timetable=table, start_date=start, timezone=zone,
+                       catchup=catchup, tasks=tasks)
+        case = Case(id=dag_id, timetable=name, args=args, start_date=fmt(start),
+                    end_date=None, catchup=catchup, now=None, max_runs=0)
+        out.append(GeneratedDag(spec, kind, case))
+    return out
+
+
+def simulate(dags: list[GeneratedDag], days: int, *, profile: bool) -> tuple[Simulation, float]:
+    config = SchedulerConfig(loop_interval=timedelta(seconds=1),
+                             parse_interval=timedelta(seconds=30))
+    profiler = cProfile.Profile() if profile else None
+    begin = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    sim = Simulation([d.spec for d in dags], start=CLOCK_START, config=config,
+                     run_limit=50_000_000)
+    sim.advance_to(CLOCK_START + timedelta(days=days))
+    if profiler is not None:
+        profiler.disable()
+    wall = time.perf_counter() - begin
+    if profiler is not None:
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(25)
+            print(f"--- profile: top 25 by {order} ---")
+            print("\n".join(line for line in out.getvalue().splitlines()[4:] if line.strip()))
+    return sim, wall
+
+
+def sample_cases(dags: list[GeneratedDag], sim: Simulation, k: int) -> list[Case]:
+    """The scheduler's chain of calls for ``k`` evenly spaced DAGs (see the docstring)."""
+    n = len(dags)
+    picked = sorted({i * n // k for i in range(min(k, n))})
+    by_dag: dict[str, list[str]] = {}
+    for run in sim.runs:
+        if run.run_type == "scheduled":
+            by_dag.setdefault(run.dag_id, []).append(fmt(run.created_at) or "")
+    cases: list[Case] = []
+    for i in picked:
+        case = dags[i].case
+        clocks = [fmt(CLOCK_START) or "", *by_dag.get(case["id"], [])]
+        fields: dict[str, Any] = {**case, "now_per_call": clocks, "max_runs": len(clocks)}
+        cases.append(Case(**fields))  # type: ignore[typeddict-item]
+    return cases
+
+
+def sim_mismatch(case: Case, chain: Result, sim: Simulation) -> Mismatch | None:
+    """The simulation's scheduled runs (and pending next run) against the chain."""
+    state = sim.dags[case["id"]]
+    expected: list[list[str | None]] = [
+        [fmt(r.logical_date), fmt(r.data_interval.start if r.data_interval else None),
+         fmt(r.data_interval.end if r.data_interval else None), fmt(r.run_after)]
+        for r in state.runs if r.run_type == "scheduled"
+    ]
+    pending: DagRunInfo | None = state.next_run
+    if pending is not None:
+        expected.append(run_row(pending))
+    got = chain["runs"]
+    for index, (a, b) in enumerate(zip(got, expected, strict=False)):
+        if a != b:
+            return Mismatch(case["id"], f"call #{index}: chain={a} simulation={b}")
+    if len(got) != len(expected):
+        return Mismatch(case["id"],
+                        f"{len(got)} chain answers vs {len(expected)} in the simulation")
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dags", type=int, default=100, help="number of DAGs (N)")
+    parser.add_argument("--days", type=int, default=30, help="simulated days (D)")
+    parser.add_argument("--seed", type=int, default=20240301)
+    parser.add_argument("--sample", type=int, default=20, help="DAGs timed against Airflow")
+    parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
+    parser.add_argument("--profile", action="store_true", help="cProfile the simulation")
+    args = parser.parse_args(argv)
+
+    begin = time.perf_counter()
+    dags = generate(args.dags, args.seed)
+    generate_s = time.perf_counter() - begin
+    kinds: dict[str, int] = {}
+    for d in dags:
+        kinds[d.kind] = kinds.get(d.kind, 0) + 1
+    print(f"scenario: {args.dags} DAGs ({', '.join(f'{k}={v}' for k, v in sorted(kinds.items()))}),"
+          f" {sum(d.spec.catchup for d in dags)} with catchup, {args.days} days from "
+          f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}")
+
+    sim, wall = simulate(dags, args.days, profile=args.profile)
+    runs = len(sim.runs)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    us_per_run = wall * 1e6 / max(1, runs)
+    scheduled = sum(1 for r in sim.runs if r.run_type == "scheduled")
+    print(f"simulation: runs={runs} (scheduled={scheduled}) wall_s={wall:.2f} "
+          f"us_per_run={us_per_run:.1f} peak_rss_mb={peak_mb:.1f}"
+          + (" (profiled)" if args.profile else ""))
+
+    ratio_text = "n/a"
+    if args.airflow_python:
+        cases = sample_cases(dags, sim, args.sample)
+        ours = {c["id"]: our_chain(c, 3) for c in cases}
+        theirs = airflow_chains(args.airflow_python, cases, 1)
+        mismatches = [m for c in cases if (m := compare(ours[c["id"]], theirs[c["id"]]))]
+        sim_issues = [m for c in cases if (m := sim_mismatch(c, ours[c["id"]], sim))]
+        calls = sum(r["calls"] for r in theirs.values())
+        af_s = sum(r["elapsed_s"] for r in theirs.values())
+        our_s = sum(r["elapsed_s"] for r in ours.values())
+        our_calls = sum(r["calls"] for r in ours.values())
+        af_per_call = af_s / max(1, calls)
+        ratio = af_per_call / (wall / max(1, runs))
+        print(f"sample: {len(cases)} DAGs, {calls} next_dagrun_info calls; Airflow "
+              f"{af_s:.2f} s ({af_per_call * 1e6:.1f} us/call), our timetables {our_s:.3f} s "
+              f"({our_s * 1e6 / max(1, our_calls):.1f} us/call)")
+        print(f"timetable_ratio={af_s / our_s if our_s else float('inf'):.1f} "
+              f"identical={'false' if mismatches else 'true'} "
+              f"sim_consistent={'false' if sim_issues else 'true'}")
+        for m in mismatches:
+            print(f"MISMATCH {m.case_id}: {m.detail}")
+        for m in sim_issues:
+            print(f"SIM-INCONSISTENT {m.case_id}: {m.detail}")
+        ratio_text = f"{ratio:.1f}"
+    print(f"runs={runs} wall_s={wall:.2f} peak_rss_mb={peak_mb:.1f} "
+          f"us_per_run={us_per_run:.1f} ratio_vs_airflow={ratio_text}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The ``explorer`` entry point: a subcommand runs headless, none opens the desktop app.
+
+The command-line module never imports Qt; the desktop app is imported only
+when no subcommand is given.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args:
+        from explorer.cli import main as cli_main
+
+        return cli_main(args)
+    try:
+        from explorer.ui.app import main as gui_main  # type: ignore[import-not-found]
+    except ModuleNotFoundError:
+        sys.stderr.write(
+            "The desktop app is not part of this version yet; use a subcommand "
+            "(explorer --help), e.g. explorer simulate resources/scenarios/"
+            "ny_dst_spring_forward.json --format table\n"
+        )
+        return 2
+    return int(gui_main())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

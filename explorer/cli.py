@@ -1,0 +1,262 @@
+"""``explorer <subcommand>``: the headless face of Schedule Explorer.
+
+Runs the same engine as the desktop app, with no display and without
+importing Qt (an import-linter contract keeps it so). Every refusal is one
+clear line on stderr naming the file and the JSON path; no traceback.
+
+Exit codes: 0 success, 1 invalid scenario or input, 2 usage error,
+3 the run limit was reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from explorer import __version__
+from explorer.engine.errors import EngineError
+from explorer.engine.explain import explain
+from explorer.engine.record import RUN_FIELDS, build_record, iso
+from explorer.engine.simulation import Simulation, SimulationLimitError
+from explorer.engine.tz import get_zone
+from explorer.engine.types import ReferenceRun
+from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
+from explorer.scenario.build import EngineInputs
+from explorer.scenario.simulate import make_simulation
+
+__all__ = ["main"]
+
+DEFAULT_RUN_LIMIT = 5_000_000
+
+
+class CliError(Exception):
+    """A refusal to print as one line; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _instant(text: str, what: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise CliError(f"{what}: {text!r} is not an ISO-8601 datetime", 2) from exc
+    if value.tzinfo is None:
+        raise CliError(
+            f"{what}: {text!r} has no time zone; add an offset or Z (e.g. {text}Z)", 2
+        )
+    return value.astimezone(UTC)
+
+
+def _load(path: str) -> EngineInputs:
+    if not Path(path).exists():
+        raise CliError(f"{path}: no such file")
+    scenario = load_scenario(path)
+    return build_engine_inputs(scenario)
+
+
+def _simulate(inputs: EngineInputs, path: str, until: datetime | None,
+              max_runs: int) -> tuple[Simulation, datetime]:
+    end = until or inputs.until
+    if end is None:
+        raise CliError(f"{path}: the scenario has no clock.until; pass --until", 2)
+    if end < inputs.start:
+        raise CliError(f"--until {iso(end)} is before the scenario's clock.start "
+                       f"{iso(inputs.start)}", 2)
+    sim = make_simulation(inputs, run_limit=max_runs)
+    sim.advance_to(end)
+    sim.finish()
+    return sim, end
+
+
+# ---------------------------------------------------------------------------- simulate
+def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]) -> None:
+    widths = {c: max([len(c), *(len(str(r[c] if r[c] is not None else "-")) for r in rows)])
+              for c in columns}
+    out.write("  ".join(c.ljust(widths[c]) for c in columns).rstrip() + "\n")
+    for row in rows:
+        cells = [str(row[c] if row[c] is not None else "-").ljust(widths[c]) for c in columns]
+        out.write("  ".join(cells).rstrip() + "\n")
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    inputs = _load(args.scenario)
+    until = _instant(args.until, "--until") if args.until else None
+    sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
+    record = build_record(sim, until=end, extra_warnings=list(inputs.warnings))
+    if args.format == "json":
+        json.dump(record, out, indent=2)
+        out.write("\n")
+    elif args.format == "csv":
+        writer = csv.DictWriter(out, fieldnames=list(RUN_FIELDS), extrasaction="ignore",
+                                lineterminator="\n")
+        writer.writeheader()
+        for run in record["runs"]:
+            writer.writerow(run)
+    else:
+        columns = ("dag_id", "run_type", "logical_date", "data_interval_start",
+                   "data_interval_end", "run_after", "created_at", "state")
+        _write_table(record["runs"], out, columns)
+        out.write(f"\n{len(record['runs'])} runs until {record['until']}\n")
+        for warning in record["warnings"]:
+            out.write(f"warning: {warning}\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------- validate
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    status = 0
+    for path in args.scenarios:
+        try:
+            inputs = _load(path)
+        except ScenarioError as exc:
+            sys.stderr.write(f"{exc}\n")
+            status = 1
+            continue
+        except CliError as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            status = 1
+            continue
+        out.write(f"{path}: valid ({len(inputs.dags)} DAGs, {len(inputs.script)} actions)\n")
+        for warning in inputs.warnings:
+            out.write(f"{path}: warning: {warning}\n")
+    return status
+
+
+# ---------------------------------------------------------------------------- next-runs
+def cmd_next_runs(args: argparse.Namespace, out: TextIO) -> int:
+    inputs = _load(args.scenario)
+    dag = next((d for d in inputs.dags if d.dag_id == args.dag_id), None)
+    if dag is None:
+        known = ", ".join(d.dag_id for d in inputs.dags)
+        raise CliError(f"{args.scenario}: no DAG {args.dag_id!r} (known: {known})")
+    now = _instant(args.at, "--at") if args.at else inputs.start
+    table = dag.timetable
+    zone = get_zone(dag.timezone)
+    out.write(f"{dag.dag_id}: {table.name}({table.summary})\n")
+    out.write(f"  {table.description}\n")
+    out.write(f"  time zone {dag.timezone}; catchup={dag.catchup}; as deployed at {iso(now)}\n\n")
+    rows: list[dict[str, Any]] = []
+    last = None
+    for _ in range(args.n):
+        info = table.next_dagrun_info(last=last, restriction=dag.restriction, now=now)
+        if info is None:
+            break
+        interval = info.data_interval
+
+        def both(value: datetime | None) -> str | None:
+            if value is None:
+                return None
+            local = value.astimezone(zone)
+            return f"{local.isoformat()} ({iso(value)})"
+
+        rows.append({
+            "logical_date": both(info.logical_date),
+            "data_interval": None if interval is None else
+            f"[{interval.start.astimezone(zone).isoformat()}, "
+            f"{interval.end.astimezone(zone).isoformat()})",
+            "run_after": both(info.run_after),
+            "partition_key": info.partition_key,
+        })
+        last = ReferenceRun.of(info)
+    if not rows:
+        out.write("no automatic runs\n")
+        return 0
+    columns = ["logical_date", "data_interval", "run_after"]
+    if any(r["partition_key"] for r in rows):
+        columns.append("partition_key")
+    _write_table(rows, out, columns)
+    return 0
+
+
+# ---------------------------------------------------------------------------- explain
+def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
+    inputs = _load(args.scenario)
+    at = _instant(args.at, "--at")
+    if args.dag_id not in {d.dag_id for d in inputs.dags}:
+        known = ", ".join(d.dag_id for d in inputs.dags)
+        raise CliError(f"{args.scenario}: no DAG {args.dag_id!r} (known: {known})")
+    sim, _ = _simulate(inputs, args.scenario, at, args.max_runs)
+    answer = explain(sim, args.dag_id)
+    if args.format == "json":
+        json.dump(answer.to_dict(), out, indent=2)
+        out.write("\n")
+        return 0
+    out.write(f"{answer.dag_id} at {iso(answer.at)}: {answer.verdict}\n")
+    marks = {True: "ok     ", False: "BLOCKS ", None: "info   "}
+    for condition in answer.conditions:
+        rule = f" [{condition.rule}]" if condition.rule else ""
+        out.write(f"  {marks[condition.ok]}{condition.name}: {condition.detail}{rule}\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="explorer",
+        description="See what Apache Airflow 3.3's scheduler will do with your schedules. "
+        "Without a subcommand, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser("simulate", help="run a scenario headless and print the record")
+    sim.add_argument("scenario")
+    sim.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
+    sim.add_argument("--format", choices=("json", "table", "csv"), default="json")
+    sim.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT,
+                     help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})")
+    sim.set_defaults(func=cmd_simulate)
+
+    val = sub.add_parser("validate", help="check scenario files and explain every problem")
+    val.add_argument("scenarios", nargs="+")
+    val.set_defaults(func=cmd_validate)
+
+    nxt = sub.add_parser("next-runs", help="the next runs of a time-driven DAG")
+    nxt.add_argument("scenario")
+    nxt.add_argument("dag_id")
+    nxt.add_argument("-n", type=int, default=10, help="how many runs (default 10)")
+    nxt.add_argument("--at", help="the scheduler's clock (default: the scenario's clock.start)")
+    nxt.set_defaults(func=cmd_next_runs)
+
+    exp = sub.add_parser("explain", help="why a DAG did or did not run at an instant")
+    exp.add_argument("scenario")
+    exp.add_argument("dag_id")
+    exp.add_argument("--at", required=True, help="ISO-8601 instant with offset")
+    exp.add_argument("--format", choices=("text", "json"), default="text")
+    exp.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    exp.set_defaults(func=cmd_explain)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    out = io.StringIO()
+    try:
+        status = int(args.func(args, out))
+    except ScenarioError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    except SimulationLimitError as exc:
+        sys.stderr.write(f"error: {getattr(args, 'scenario', '')}: {exc}\n")
+        return 3
+    except CliError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return exc.code
+    except EngineError as exc:
+        sys.stderr.write(f"error: {getattr(args, 'scenario', '')}: {exc}\n")
+        return 1
+    sys.stdout.write(out.getvalue())
+    return status

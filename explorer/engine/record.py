@@ -1,0 +1,109 @@
+"""The simulation record: what the engine says happened (contract section 4).
+
+Every instant is ISO-8601 UTC with ``Z``; where Airflow leaves a field empty
+the record says ``null``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from explorer.engine.runs import DagRun
+from explorer.engine.simulation import Simulation
+
+__all__ = ["RUN_FIELDS", "build_record", "iso", "run_row"]
+
+#: Flat run columns, in the order the table and CSV formats print them.
+RUN_FIELDS = (
+    "dag_id",
+    "run_id",
+    "run_type",
+    "logical_date",
+    "data_interval_start",
+    "data_interval_end",
+    "run_after",
+    "partition_key",
+    "partition_date",
+    "created_at",
+    "start_date",
+    "end_date",
+    "state",
+)
+
+
+def iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
+
+
+def run_row(run: DagRun) -> dict[str, Any]:
+    interval = run.data_interval
+    return {
+        "dag_id": run.dag_id,
+        "run_id": run.run_id,
+        "run_type": run.run_type,
+        "logical_date": iso(run.logical_date),
+        "data_interval_start": iso(interval.start if interval else None),
+        "data_interval_end": iso(interval.end if interval else None),
+        "run_after": iso(run.run_after),
+        "partition_key": run.partition_key,
+        "partition_date": iso(run.partition_date),
+        "created_at": iso(run.created_at),
+        "start_date": iso(run.start_date),
+        "end_date": iso(run.end_date),
+        "state": run.state,
+    }
+
+
+def _run(run: DagRun) -> dict[str, Any]:
+    row = run_row(run)
+    row["states"] = [{"state": state, "at": iso(at)} for state, at in run.states]
+    row["tasks"] = [
+        {
+            "task_id": t.task_id,
+            "state": t.state,
+            "start_date": iso(t.start_date),
+            "end_date": iso(t.end_date),
+            "wrote_data": t.state == "success" and t.outcome != "success_no_data",
+        }
+        for t in run.tasks
+    ]
+    row["consumed_asset_events"] = []
+    return row
+
+
+def _dags(sim: Simulation) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for dag_id, dag in sim.dags.items():
+        info = dag.next_run
+        interval = info.data_interval if info else None
+        out[dag_id] = {
+            "timetable": dag.spec.timetable.name,
+            "schedule": dag.spec.timetable.summary,
+            "deployed": dag.deployed,
+            "is_paused": dag.is_paused,
+            "next_dagrun_logical_date": iso(info.logical_date if info else None),
+            "next_dagrun_data_interval_start": iso(interval.start if interval else None),
+            "next_dagrun_data_interval_end": iso(interval.end if interval else None),
+            "next_dagrun_run_after": iso(info.run_after if info else None),
+            "next_dagrun_partition_key": info.partition_key if info else None,
+            "next_dagrun_partition_date": iso(info.partition_date if info else None),
+            "exceeds_max_active_runs": dag.exceeds_max_active_runs,
+        }
+    return out
+
+
+def build_record(sim: Simulation, *, until: datetime, extra_warnings: list[str] | None = None
+                 ) -> dict[str, Any]:
+    """The JSON record of ``sim`` as it stands (runs in creation order)."""
+    return {
+        "until": iso(until),
+        "runs": [_run(run) for run in sim.runs],
+        "asset_events": [],
+        "pending": {},
+        "alerts": [],
+        "dags": _dags(sim),
+        "warnings": [*(extra_warnings or []), *sim.warnings],
+    }

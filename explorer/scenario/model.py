@@ -1,0 +1,276 @@
+"""The scenario file as plain, immutable values (format ``schedule-explorer/1``).
+
+These mirror the file one to one: no Qt, no engine objects, nothing computed.
+``explorer.scenario.build`` turns them into engine values. They are frozen so
+that an edit is a new value (``dataclasses.replace``): an undo stack keeps the
+old one, and the engine can never see a half-edited scenario.
+
+Defaults are the file format's defaults: a field left out of the file and a
+field written with its default value load to the same model (``write.py``
+says which defaults a save still writes out). ``extras`` holds an object's ``x-...`` keys verbatim,
+in the order they were read, so that saving never loses them.
+
+Schedules, asset nodes and mapper specs stay JSON values: their vocabulary is
+Airflow's (contract section 1) and ``build`` reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Literal
+
+from explorer.scenario.values import Duration, Instant, JsonObject, JsonValue
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "AirflowConfig",
+    "AssetDecl",
+    "AssetEventAction",
+    "AssetNode",
+    "BackfillAction",
+    "Clock",
+    "Dag",
+    "OverrideAction",
+    "ParseAction",
+    "PauseAction",
+    "RunOutcomeAction",
+    "RunSelectorModel",
+    "Scenario",
+    "ScheduleValue",
+    "SchedulerSettings",
+    "ScriptAction",
+    "Task",
+    "TaskOutcome",
+    "TaskOutcomeAction",
+    "TriggerAction",
+    "UnpauseAction",
+]
+
+FORMAT_VERSION = 1
+FORMAT = f"schedule-explorer/{FORMAT_VERSION}"
+
+#: A DAG's ``schedule``: a cron/preset string, null, a delta, a condition or a timetable object.
+ScheduleValue = JsonValue
+#: ``{"asset": {...}}``, ``{"asset": "<declared name>"}``, ``{"asset_ref": {...}}``,
+#: ``{"alias": {...}}``.
+AssetNode = JsonValue
+
+TaskOutcome = Literal["success", "failed", "success_no_data"]
+
+DEFAULT_LOOP_INTERVAL = Duration(timedelta(seconds=1), "PT1S")
+DEFAULT_PARSE_INTERVAL = Duration(timedelta(seconds=30), "PT30S")
+
+
+def _extras() -> JsonObject:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The deployment moment (every DAG is first parsed then) and the horizon."""
+
+    start: Instant
+    until: Instant | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerSettings:
+    """The loop grid and the DAG-file parse period (``None``: parsed once, never again)."""
+
+    loop_interval: Duration = DEFAULT_LOOP_INTERVAL
+    parse_interval: Duration | None = DEFAULT_PARSE_INTERVAL
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class AirflowConfig:
+    """The few ``airflow.cfg`` options that change how a schedule is read."""
+
+    create_cron_data_intervals: bool = False
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class AssetDecl:
+    """An asset declared once, referred to elsewhere as ``{"asset": "<name>"}``."""
+
+    name: str
+    uri: str | None = None
+    group: str | None = None
+    extra: JsonObject | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A task: how long it runs, how it ends, what it writes (tasks of a DAG run side by side)."""
+
+    task_id: str
+    duration: Duration
+    outcome: TaskOutcome = "success"
+    outlets: tuple[AssetNode, ...] = ()
+    partition_keys: tuple[str, ...] | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class Dag:
+    """A DAG in Airflow's words; ``timezone`` is the zone cron strings are read in."""
+
+    dag_id: str
+    schedule: ScheduleValue = None
+    start_date: Instant | None = None
+    end_date: Instant | None = None
+    timezone: str = "UTC"
+    catchup: bool = False
+    max_active_runs: int = 16
+    is_paused_upon_creation: bool = False
+    tasks: tuple[Task, ...] = ()
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class RunSelectorModel:
+    """Which run of ``dag_id`` an action acts on; exactly one criterion is set."""
+
+    dag_id: str
+    nth: int | None = None
+    logical_date: Instant | None = None
+    partition_key: str | None = None
+    next: bool = False
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseAction:
+    """``parse`` (or its alias ``deploy``, kept as written): (re)parse DAG files."""
+
+    at: Instant
+    dag_ids: tuple[str, ...] | None = None  # None: every DAG
+    do: Literal["parse", "deploy"] = "parse"
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class PauseAction:
+    at: Instant
+    dag_id: str
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class UnpauseAction:
+    at: Instant
+    dag_id: str
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerAction:
+    """A manual run; ``logical_date`` None is Airflow's null logical date (TT-19)."""
+
+    at: Instant
+    dag_id: str
+    logical_date: Instant | None = None
+    partition_key: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskOutcomeAction:
+    """``task_success`` / ``task_failed`` / ``task_success_no_data``: a task ends now."""
+
+    at: Instant
+    run: RunSelectorModel
+    task_id: str
+    outcome: TaskOutcome = "success"
+    extras: JsonObject = field(default_factory=_extras)
+
+    @property
+    def do(self) -> str:
+        return f"task_{self.outcome}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcomeAction:
+    """``run_success`` / ``run_failed``: every unfinished task of the run ends now."""
+
+    at: Instant
+    run: RunSelectorModel
+    outcome: Literal["success", "failed"] = "success"
+    extras: JsonObject = field(default_factory=_extras)
+
+    @property
+    def do(self) -> str:
+        return f"run_{self.outcome}"
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideAction:
+    """From ``at`` on, the selected run's task(s) end differently, later, or when told."""
+
+    at: Instant
+    run: RunSelectorModel
+    task_id: str | None = None
+    outcome: TaskOutcome | None = None
+    delay: Duration | None = None
+    hold: bool = False
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class BackfillAction:
+    """A scheduler-managed backfill over [from_date, to_date]."""
+
+    at: Instant
+    dag_id: str
+    from_date: Instant
+    to_date: Instant
+    reprocess_behavior: Literal["none", "failed", "completed"] = "none"
+    max_active_runs: int = 10
+    run_backwards: bool = False
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class AssetEventAction:
+    """An external asset event (``POST /assets/events``); data until assets are simulated."""
+
+    at: Instant
+    asset: AssetNode
+    partition_key: str | None = None
+    extra: JsonObject | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+ScriptAction = (
+    ParseAction
+    | PauseAction
+    | UnpauseAction
+    | TriggerAction
+    | TaskOutcomeAction
+    | RunOutcomeAction
+    | OverrideAction
+    | BackfillAction
+    | AssetEventAction
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A whole scenario file: the DAGs, the simulated deployment, its script, the GUI layout."""
+
+    name: str
+    clock: Clock
+    description: str | None = None
+    scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
+    airflow_config: AirflowConfig = field(default_factory=AirflowConfig)
+    assets: tuple[AssetDecl, ...] = ()
+    dags: tuple[Dag, ...] = ()
+    script: tuple[ScriptAction, ...] = ()
+    #: Node positions for the GUI's graph, by node id.
+    layout: dict[str, tuple[float, float]] = field(default_factory=dict)
+    extras: JsonObject = field(default_factory=_extras)

@@ -1,0 +1,175 @@
+"""From a schema-valid JSON document to the model (the mirror of ``write.py``).
+
+The schema has already checked shapes and leaf formats, so this module only
+converts: it never decides whether a file is valid. Each object's ``x-...``
+keys are kept in ``extras`` in the order they were read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+from explorer.scenario.model import (
+    DEFAULT_LOOP_INTERVAL,
+    DEFAULT_PARSE_INTERVAL,
+    AirflowConfig,
+    AssetDecl,
+    AssetEventAction,
+    BackfillAction,
+    Clock,
+    Dag,
+    OverrideAction,
+    ParseAction,
+    PauseAction,
+    RunOutcomeAction,
+    RunSelectorModel,
+    Scenario,
+    SchedulerSettings,
+    ScriptAction,
+    Task,
+    TaskOutcome,
+    TaskOutcomeAction,
+    TriggerAction,
+    UnpauseAction,
+)
+from explorer.scenario.values import Duration, Instant, JsonObject
+
+__all__ = ["read_scenario"]
+
+
+def read_scenario(doc: JsonObject) -> Scenario:
+    raw: dict[str, Any] = doc
+    return Scenario(
+        name=raw["name"],
+        description=raw.get("description"),
+        clock=_clock(raw["clock"]),
+        scheduler=_scheduler(raw.get("scheduler", {})),
+        airflow_config=_airflow_config(raw.get("airflow_config", {})),
+        assets=tuple(_asset(a) for a in raw.get("assets", [])),
+        dags=tuple(_dag(d) for d in raw.get("dags", [])),
+        script=tuple(_action(a) for a in raw.get("script", [])),
+        layout={node: (xy[0], xy[1]) for node, xy in raw.get("layout", {}).items()},
+        extras=_extras(raw),
+    )
+
+
+def _extras(raw: dict[str, Any]) -> JsonObject:
+    return {k: v for k, v in raw.items() if k.startswith("x-")}
+
+
+def _instant(value: str | None) -> Instant | None:
+    return None if value is None else Instant.parse(value)
+
+
+def _clock(raw: dict[str, Any]) -> Clock:
+    return Clock(Instant.parse(raw["start"]), _instant(raw.get("until")), _extras(raw))
+
+
+def _scheduler(raw: dict[str, Any]) -> SchedulerSettings:
+    loop = raw.get("loop_interval")
+    parse: Duration | None = DEFAULT_PARSE_INTERVAL
+    if "parse_interval" in raw:
+        text = raw["parse_interval"]
+        parse = None if text is None else Duration.parse(text)
+    return SchedulerSettings(
+        loop_interval=DEFAULT_LOOP_INTERVAL if loop is None else Duration.parse(loop),
+        parse_interval=parse,
+        extras=_extras(raw),
+    )
+
+
+def _airflow_config(raw: dict[str, Any]) -> AirflowConfig:
+    return AirflowConfig(raw.get("create_cron_data_intervals", False), _extras(raw))
+
+
+def _asset(raw: dict[str, Any]) -> AssetDecl:
+    return AssetDecl(raw["name"], raw.get("uri"), raw.get("group"), raw.get("extra"), _extras(raw))
+
+
+def _task(raw: dict[str, Any]) -> Task:
+    keys = raw.get("partition_keys")
+    return Task(
+        task_id=raw["task_id"],
+        duration=Duration.parse(raw["duration"]),
+        outcome=raw.get("outcome", "success"),
+        outlets=tuple(raw.get("outlets", [])),
+        partition_keys=None if keys is None else tuple(keys),
+        extras=_extras(raw),
+    )
+
+
+def _dag(raw: dict[str, Any]) -> Dag:
+    return Dag(
+        dag_id=raw["dag_id"],
+        schedule=raw.get("schedule"),
+        start_date=_instant(raw.get("start_date")),
+        end_date=_instant(raw.get("end_date")),
+        timezone=raw.get("timezone", "UTC"),
+        catchup=raw.get("catchup", False),
+        max_active_runs=raw.get("max_active_runs", 16),
+        is_paused_upon_creation=raw.get("is_paused_upon_creation", False),
+        tasks=tuple(_task(t) for t in raw.get("tasks", [])),
+        extras=_extras(raw),
+    )
+
+
+def _selector(raw: dict[str, Any]) -> RunSelectorModel:
+    return RunSelectorModel(
+        dag_id=raw["dag_id"],
+        nth=raw.get("nth"),
+        logical_date=_instant(raw.get("logical_date")),
+        partition_key=raw.get("partition_key"),
+        next=raw.get("next", False),
+        extras=_extras(raw),
+    )
+
+
+def _action(raw: dict[str, Any]) -> ScriptAction:
+    at = Instant.parse(raw["at"])
+    do: str = raw["do"]
+    extras = _extras(raw)
+    if do in ("parse", "deploy"):
+        ids = raw.get("dag_ids")
+        spelling: Literal["parse", "deploy"] = "deploy" if do == "deploy" else "parse"
+        return ParseAction(at, None if ids is None else tuple(ids), spelling, extras)
+    if do == "pause":
+        return PauseAction(at, raw["dag_id"], extras)
+    if do == "unpause":
+        return UnpauseAction(at, raw["dag_id"], extras)
+    if do == "trigger":
+        return TriggerAction(
+            at, raw["dag_id"], _instant(raw.get("logical_date")), raw.get("partition_key"), extras
+        )
+    if do.startswith("task_"):
+        outcome = cast(TaskOutcome, do.removeprefix("task_"))
+        return TaskOutcomeAction(at, _selector(raw["run"]), raw["task_id"], outcome, extras)
+    if do in ("run_success", "run_failed"):
+        return RunOutcomeAction(
+            at, _selector(raw["run"]), "success" if do == "run_success" else "failed", extras
+        )
+    if do == "override":
+        delay = raw.get("delay")
+        return OverrideAction(
+            at=at,
+            run=_selector(raw["run"]),
+            task_id=raw.get("task_id"),
+            outcome=raw.get("outcome"),
+            delay=None if delay is None else Duration.parse(delay),
+            hold=raw.get("hold", False),
+            extras=extras,
+        )
+    if do == "backfill":
+        return BackfillAction(
+            at=at,
+            dag_id=raw["dag_id"],
+            from_date=Instant.parse(raw["from_date"]),
+            to_date=Instant.parse(raw["to_date"]),
+            reprocess_behavior=raw.get("reprocess_behavior", "none"),
+            max_active_runs=raw.get("max_active_runs", 10),
+            run_backwards=raw.get("run_backwards", False),
+            extras=extras,
+        )
+    if do == "asset_event":
+        key, extra = raw.get("partition_key"), raw.get("extra")
+        return AssetEventAction(at, raw["asset"], key, extra, extras)
+    raise AssertionError(f"the schema let an unknown action through: {do!r}")

@@ -1,0 +1,18 @@
+"""One way to turn a loaded scenario into a running simulation (CLI and GUI share it)."""
+
+from __future__ import annotations
+
+from explorer.engine.simulation import SchedulerConfig, Simulation
+from explorer.scenario.build import EngineInputs
+
+__all__ = ["make_simulation"]
+
+
+def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simulation:
+    """A simulation at the scenario's ``clock.start``, its script loaded, nothing run yet."""
+    config = SchedulerConfig(
+        loop_interval=inputs.loop_interval, parse_interval=inputs.parse_interval
+    )
+    return Simulation(
+        inputs.dags, start=inputs.start, config=config, script=inputs.script, run_limit=run_limit
+    )

@@ -1,0 +1,229 @@
+"""Generated scenarios round-trip: load(save(s)) == s, and saving again changes no byte."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.scenario import (
+    AirflowConfig,
+    BackfillAction,
+    Clock,
+    Dag,
+    Duration,
+    Instant,
+    OverrideAction,
+    ParseAction,
+    PauseAction,
+    RunOutcomeAction,
+    RunSelectorModel,
+    Scenario,
+    SchedulerSettings,
+    Task,
+    TaskOutcomeAction,
+    TriggerAction,
+    UnpauseAction,
+    build_engine_inputs,
+    dumps_scenario,
+    loads_scenario,
+)
+
+START = datetime(2024, 3, 8, tzinfo=UTC)
+ZONES = ["UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe"]
+OFFSETS = [timedelta(0), timedelta(hours=-5), timedelta(hours=5, minutes=30), timedelta(hours=13)]
+CRONS = ["@daily", "@hourly", "@weekly", "0 2 * * *", "*/15 * * * *", "30 1 * * 1-5", "0 0 1 * *"]
+
+ids = st.from_regex(r"[a-z][a-z0-9_.-]{0,10}", fullmatch=True)
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+extras = st.dictionaries(st.text(max_size=6).map(lambda key: "x-" + key), json_values, max_size=2)
+
+
+@st.composite
+def instants(
+    draw: st.DrawFn, after: datetime = START, within: timedelta = timedelta(days=30)
+) -> Instant:
+    seconds = draw(st.integers(0, int(within.total_seconds())))
+    micro = draw(st.sampled_from([0, 0, 0, 500000, 123456]))
+    offset = timezone(draw(st.sampled_from(OFFSETS)))
+    moment = after + timedelta(seconds=seconds, microseconds=micro)
+    return Instant.of(moment.astimezone(offset))
+
+
+durations = st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=3)).map(Duration.of)
+positive_durations = st.timedeltas(min_value=timedelta(minutes=1), max_value=timedelta(days=3)).map(
+    Duration.of
+)
+schedules = st.one_of(
+    st.none(),
+    st.sampled_from(CRONS),
+    positive_durations.map(lambda d: {"timedelta": d.text}),
+    st.integers(1, 12).map(lambda n: {"relativedelta": {"months": n}}),
+    st.sampled_from(CRONS).map(
+        lambda c: {"timetable": "CronTriggerTimetable", "args": {"cron": c}}
+    ),
+)
+
+
+@st.composite
+def tasks(draw: st.DrawFn) -> tuple[Task, ...]:
+    names = draw(st.lists(ids, unique=True, max_size=3))
+    return tuple(
+        Task(
+            task_id=name,
+            duration=draw(durations),
+            outcome=draw(st.sampled_from(["success", "failed", "success_no_data"])),
+            partition_keys=draw(
+                st.none() | st.lists(st.text(min_size=1, max_size=4), max_size=2).map(tuple)
+            ),
+            extras=draw(extras),
+        )
+        for name in names
+    )
+
+
+@st.composite
+def dags(draw: st.DrawFn, dag_id: str) -> Dag:
+    start = draw(st.none() | instants(START - timedelta(days=60), timedelta(days=90)))
+    end = None
+    if start is not None and draw(st.booleans()):
+        end = Instant.of(start.value + draw(st.timedeltas(timedelta(0), timedelta(days=90))))
+    return Dag(
+        dag_id=dag_id,
+        schedule=draw(schedules),
+        start_date=start,
+        end_date=end,
+        timezone=draw(st.sampled_from(ZONES)),
+        catchup=start is not None and draw(st.booleans()),
+        max_active_runs=draw(st.integers(1, 32)),
+        is_paused_upon_creation=draw(st.booleans()),
+        tasks=draw(tasks()),
+        extras=draw(extras),
+    )
+
+
+@st.composite
+def selectors(draw: st.DrawFn, dag_id: str) -> RunSelectorModel:
+    which = draw(st.sampled_from(["nth", "logical_date", "partition_key", "next"]))
+    return RunSelectorModel(
+        dag_id=dag_id,
+        nth=draw(st.integers(0, 50)) if which == "nth" else None,
+        logical_date=draw(instants()) if which == "logical_date" else None,
+        partition_key=draw(st.text(min_size=1, max_size=6)) if which == "partition_key" else None,
+        next=which == "next",
+        extras=draw(extras),
+    )
+
+
+@st.composite
+def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
+    dag = draw(st.sampled_from(dag_list))
+    kinds = ["parse", "pause", "unpause", "trigger", "run", "backfill"]
+    if dag.tasks:
+        kinds += ["task", "override"]
+    kind = draw(st.sampled_from(kinds))
+    more = draw(extras)
+    if kind == "parse":
+        chosen = draw(st.none() | st.just((dag.dag_id,)))
+        return ParseAction(at, chosen, draw(st.sampled_from(["parse", "deploy"])), more)
+    if kind in ("pause", "unpause"):
+        return (PauseAction if kind == "pause" else UnpauseAction)(at, dag.dag_id, more)
+    if kind == "trigger":
+        logical = draw(st.none() | instants())
+        return TriggerAction(
+            at, dag.dag_id, logical, draw(st.none() | st.text(min_size=1, max_size=5)), more
+        )
+    if kind == "run":
+        return RunOutcomeAction(
+            at, draw(selectors(dag.dag_id)), draw(st.sampled_from(["success", "failed"])), more
+        )
+    if kind == "backfill":
+        begin = draw(instants(START - timedelta(days=60), timedelta(days=30)))
+        end = Instant.of(begin.value + timedelta(days=draw(st.integers(0, 9))))
+        return BackfillAction(
+            at=at,
+            dag_id=dag.dag_id,
+            from_date=begin,
+            to_date=end,
+            reprocess_behavior=draw(st.sampled_from(["none", "failed", "completed"])),
+            max_active_runs=draw(st.integers(1, 20)),
+            run_backwards=draw(st.booleans()),
+            extras=more,
+        )
+    task_id = draw(st.sampled_from([t.task_id for t in dag.tasks]))
+    if kind == "task":
+        outcome = draw(st.sampled_from(["success", "failed", "success_no_data"]))
+        return TaskOutcomeAction(at, draw(selectors(dag.dag_id)), task_id, outcome, more)
+    return OverrideAction(
+        at=at,
+        run=draw(selectors(dag.dag_id)),
+        task_id=draw(st.none() | st.just(task_id)),
+        outcome=draw(st.sampled_from(["success", "failed", "success_no_data"])),
+        delay=draw(st.none() | durations),
+        hold=draw(st.booleans()),
+        extras=more,
+    )
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> Scenario:
+    names = draw(st.lists(ids, unique=True, min_size=1, max_size=4))
+    dag_list = [draw(dags(name)) for name in names]
+    start = draw(instants(START, timedelta(days=1)))
+    moments = sorted(
+        draw(st.lists(instants(start.value, timedelta(days=10)), max_size=6)), key=lambda i: i.value
+    )
+    script = tuple(draw(actions(at, dag_list)) for at in moments)
+    until = draw(st.none() | instants(moments[-1].value if moments else start.value))
+    layout = draw(
+        st.dictionaries(
+            st.text(max_size=8),
+            st.tuples(st.integers(-500, 500) | st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)),
+            max_size=3,
+        )
+    )
+    return Scenario(
+        name=draw(st.text(min_size=1, max_size=20)),
+        description=draw(st.none() | st.text(max_size=20)),
+        clock=Clock(start, until, draw(extras)),
+        scheduler=SchedulerSettings(
+            draw(positive_durations), draw(st.none() | positive_durations), draw(extras)
+        ),
+        airflow_config=AirflowConfig(draw(st.booleans()), draw(extras)),
+        dags=tuple(dag_list),
+        script=script,
+        layout=layout,
+        extras=draw(extras),
+    )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_a_generated_scenario_survives_save_and_load_unchanged(scenario: Scenario) -> None:
+    text = dumps_scenario(scenario)
+    loaded = loads_scenario(text, source="generated.json")
+    assert loaded == scenario
+    assert dumps_scenario(loaded) == text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_a_generated_scenario_builds_engine_inputs(scenario: Scenario) -> None:
+    inputs = build_engine_inputs(scenario)
+    assert [d.dag_id for d in inputs.dags] == [d.dag_id for d in scenario.dags]
+    assert len(inputs.script) == len(scenario.script)

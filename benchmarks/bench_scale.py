@@ -145,23 +145,37 @@ def generate(n: int, seed: int) -> list[GeneratedDag]:
             for k in range(rng.randint(1, 3))
         )
         dag_id = f"dag_{index:05d}_{kind}"
-        spec = DagSpec(dag_id=dag_id, timetable=table, start_date=start, timezone=zone,
-                       catchup=catchup, tasks=tasks)
-        case = Case(id=dag_id, timetable=name, args=args, start_date=fmt(start),
-                    end_date=None, catchup=catchup, now=None, max_runs=0)
+        spec = DagSpec(
+            dag_id=dag_id,
+            timetable=table,
+            start_date=start,
+            timezone=zone,
+            catchup=catchup,
+            tasks=tasks,
+        )
+        case = Case(
+            id=dag_id,
+            timetable=name,
+            args=args,
+            start_date=fmt(start),
+            end_date=None,
+            catchup=catchup,
+            now=None,
+            max_runs=0,
+        )
         out.append(GeneratedDag(spec, kind, case))
     return out
 
 
 def simulate(dags: list[GeneratedDag], days: int, *, profile: bool) -> tuple[Simulation, float]:
-    config = SchedulerConfig(loop_interval=timedelta(seconds=1),
-                             parse_interval=timedelta(seconds=30))
+    config = SchedulerConfig(
+        loop_interval=timedelta(seconds=1), parse_interval=timedelta(seconds=30)
+    )
     profiler = cProfile.Profile() if profile else None
     begin = time.perf_counter()
     if profiler is not None:
         profiler.enable()
-    sim = Simulation([d.spec for d in dags], start=CLOCK_START, config=config,
-                     run_limit=50_000_000)
+    sim = Simulation([d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000)
     sim.advance_to(CLOCK_START + timedelta(days=days))
     if profiler is not None:
         profiler.disable()
@@ -196,9 +210,14 @@ def sim_mismatch(case: Case, chain: Result, sim: Simulation) -> Mismatch | None:
     """The simulation's scheduled runs (and pending next run) against the chain."""
     state = sim.dags[case["id"]]
     expected: list[list[str | None]] = [
-        [fmt(r.logical_date), fmt(r.data_interval.start if r.data_interval else None),
-         fmt(r.data_interval.end if r.data_interval else None), fmt(r.run_after)]
-        for r in state.runs if r.run_type == "scheduled"
+        [
+            fmt(r.logical_date),
+            fmt(r.data_interval.start if r.data_interval else None),
+            fmt(r.data_interval.end if r.data_interval else None),
+            fmt(r.run_after),
+        ]
+        for r in state.runs
+        if r.run_type == "scheduled"
     ]
     pending: DagRunInfo | None = state.next_run
     if pending is not None:
@@ -208,8 +227,9 @@ def sim_mismatch(case: Case, chain: Result, sim: Simulation) -> Mismatch | None:
         if a != b:
             return Mismatch(case["id"], f"call #{index}: chain={a} simulation={b}")
     if len(got) != len(expected):
-        return Mismatch(case["id"],
-                        f"{len(got)} chain answers vs {len(expected)} in the simulation")
+        return Mismatch(
+            case["id"], f"{len(got)} chain answers vs {len(expected)} in the simulation"
+        )
     return None
 
 
@@ -229,18 +249,22 @@ def main(argv: list[str] | None = None) -> int:
     kinds: dict[str, int] = {}
     for d in dags:
         kinds[d.kind] = kinds.get(d.kind, 0) + 1
-    print(f"scenario: {args.dags} DAGs ({', '.join(f'{k}={v}' for k, v in sorted(kinds.items()))}),"
-          f" {sum(d.spec.catchup for d in dags)} with catchup, {args.days} days from "
-          f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}")
+    print(
+        f"scenario: {args.dags} DAGs ({', '.join(f'{k}={v}' for k, v in sorted(kinds.items()))}),"
+        f" {sum(d.spec.catchup for d in dags)} with catchup, {args.days} days from "
+        f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}"
+    )
 
     sim, wall = simulate(dags, args.days, profile=args.profile)
     runs = len(sim.runs)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     us_per_run = wall * 1e6 / max(1, runs)
     scheduled = sum(1 for r in sim.runs if r.run_type == "scheduled")
-    print(f"simulation: runs={runs} (scheduled={scheduled}) wall_s={wall:.2f} "
-          f"us_per_run={us_per_run:.1f} peak_rss_mb={peak_mb:.1f}"
-          + (" (profiled)" if args.profile else ""))
+    print(
+        f"simulation: runs={runs} (scheduled={scheduled}) wall_s={wall:.2f} "
+        f"us_per_run={us_per_run:.1f} peak_rss_mb={peak_mb:.1f}"
+        + (" (profiled)" if args.profile else "")
+    )
 
     ratio_text = "n/a"
     if args.airflow_python:
@@ -255,19 +279,25 @@ def main(argv: list[str] | None = None) -> int:
         our_calls = sum(r["calls"] for r in ours.values())
         af_per_call = af_s / max(1, calls)
         ratio = af_per_call / (wall / max(1, runs))
-        print(f"sample: {len(cases)} DAGs, {calls} next_dagrun_info calls; Airflow "
-              f"{af_s:.2f} s ({af_per_call * 1e6:.1f} us/call), our timetables {our_s:.3f} s "
-              f"({our_s * 1e6 / max(1, our_calls):.1f} us/call)")
-        print(f"timetable_ratio={af_s / our_s if our_s else float('inf'):.1f} "
-              f"identical={'false' if mismatches else 'true'} "
-              f"sim_consistent={'false' if sim_issues else 'true'}")
+        print(
+            f"sample: {len(cases)} DAGs, {calls} next_dagrun_info calls; Airflow "
+            f"{af_s:.2f} s ({af_per_call * 1e6:.1f} us/call), our timetables {our_s:.3f} s "
+            f"({our_s * 1e6 / max(1, our_calls):.1f} us/call)"
+        )
+        print(
+            f"timetable_ratio={af_s / our_s if our_s else float('inf'):.1f} "
+            f"identical={'false' if mismatches else 'true'} "
+            f"sim_consistent={'false' if sim_issues else 'true'}"
+        )
         for m in mismatches:
             print(f"MISMATCH {m.case_id}: {m.detail}")
         for m in sim_issues:
             print(f"SIM-INCONSISTENT {m.case_id}: {m.detail}")
         ratio_text = f"{ratio:.1f}"
-    print(f"runs={runs} wall_s={wall:.2f} peak_rss_mb={peak_mb:.1f} "
-          f"us_per_run={us_per_run:.1f} ratio_vs_airflow={ratio_text}")
+    print(
+        f"runs={runs} wall_s={wall:.2f} peak_rss_mb={peak_mb:.1f} "
+        f"us_per_run={us_per_run:.1f} ratio_vs_airflow={ratio_text}"
+    )
     return 0
 
 

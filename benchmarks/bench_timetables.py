@@ -88,30 +88,51 @@ MULTI = {"crons": ["0 3 * * *", "30 12 * * 1-5"], "timezone": NY}
 
 #: The fixed schedules. Durations are in seconds (see ``_airflow_side.Case``).
 CASES: list[Case] = [
-    _case("hourly_cdi_new_york", "CronDataIntervalTimetable",
-          {"cron": "0 * * * *", "timezone": NY}),
+    _case(
+        "hourly_cdi_new_york", "CronDataIntervalTimetable", {"cron": "0 * * * *", "timezone": NY}
+    ),
     # 01:30 does not exist in London on 2024-03-31 and happens twice on 2024-10-27.
-    _case("daily_trigger_london", "CronTriggerTimetable",
-          {"cron": "30 1 * * *", "timezone": "Europe/London"}),
-    _case("every15_trigger_utc", "CronTriggerTimetable",
-          {"cron": "*/15 * * * *", "timezone": "UTC"}),
-    _case("weekly_trigger_new_york", "CronTriggerTimetable",
-          {"cron": "0 6 * * 1", "timezone": NY}),
-    _case("monthly_cdi_utc", "CronDataIntervalTimetable",
-          {"cron": "0 0 1 * *", "timezone": "UTC"}),
+    _case(
+        "daily_trigger_london",
+        "CronTriggerTimetable",
+        {"cron": "30 1 * * *", "timezone": "Europe/London"},
+    ),
+    _case(
+        "every15_trigger_utc", "CronTriggerTimetable", {"cron": "*/15 * * * *", "timezone": "UTC"}
+    ),
+    _case("weekly_trigger_new_york", "CronTriggerTimetable", {"cron": "0 6 * * 1", "timezone": NY}),
+    _case("monthly_cdi_utc", "CronDataIntervalTimetable", {"cron": "0 0 1 * *", "timezone": "UTC"}),
     _case("multi_cron_new_york", "MultipleCronTriggerTimetable", dict(MULTI)),
     _case("delta_trigger_6h", "DeltaTriggerTimetable", {"delta": 6 * HOUR}),
     # 02:00 New York falls in the spring-forward gap on 2024-03-10.
-    _case("daily_trigger_interval_1d", "CronTriggerTimetable",
-          {"cron": "0 2 * * *", "timezone": NY, "interval": DAY}),
+    _case(
+        "daily_trigger_interval_1d",
+        "CronTriggerTimetable",
+        {"cron": "0 2 * * *", "timezone": NY, "interval": DAY},
+    ),
     # catchup=False: the answers depend on the frozen clock.
-    _case("hourly_cdi_new_york_nocatchup", "CronDataIntervalTimetable",
-          {"cron": "0 * * * *", "timezone": NY}, catchup=False, now=MID_YEAR),
-    _case("multi_cron_new_york_nocatchup", "MultipleCronTriggerTimetable", dict(MULTI),
-          catchup=False, now=MID_YEAR),
-    _case("daily_trigger_london_nostart", "CronTriggerTimetable",
-          {"cron": "30 1 * * *", "timezone": "Europe/London"},
-          catchup=False, start_date=None, now=MID_YEAR),
+    _case(
+        "hourly_cdi_new_york_nocatchup",
+        "CronDataIntervalTimetable",
+        {"cron": "0 * * * *", "timezone": NY},
+        catchup=False,
+        now=MID_YEAR,
+    ),
+    _case(
+        "multi_cron_new_york_nocatchup",
+        "MultipleCronTriggerTimetable",
+        dict(MULTI),
+        catchup=False,
+        now=MID_YEAR,
+    ),
+    _case(
+        "daily_trigger_london_nostart",
+        "CronTriggerTimetable",
+        {"cron": "30 1 * * *", "timezone": "Europe/London"},
+        catchup=False,
+        start_date=None,
+        now=MID_YEAR,
+    ),
 ]
 
 
@@ -234,15 +255,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="our passes per case (best kept)")
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
-    parser.add_argument("--airflow-repeat", type=int, default=1,
-                        help="Airflow passes per case (best kept; each pass is slow)")
+    parser.add_argument(
+        "--airflow-repeat",
+        type=int,
+        default=1,
+        help="Airflow passes per case (best kept; each pass is slow)",
+    )
     parser.add_argument("--only", nargs="*", help="case ids to run (default: all)")
     args = parser.parse_args(argv)
 
     cases = [c for c in CASES if not args.only or c["id"] in args.only]
     ours = {c["id"]: our_chain(c, args.repeat) for c in cases}
-    theirs = airflow_chains(args.airflow_python, cases, args.airflow_repeat) if (
-        args.airflow_python) else {}
+    theirs = (
+        airflow_chains(args.airflow_python, cases, args.airflow_repeat)
+        if (args.airflow_python)
+        else {}
+    )
 
     header = f"{'case':32} {'runs':>7} {'ours_ms':>10} {'us/run':>8}"
     if theirs:
@@ -256,8 +284,10 @@ def main(argv: list[str] | None = None) -> int:
         n = len(mine["runs"])
         total_runs += n
         total_ours += mine["elapsed_s"]
-        line = (f"{case['id']:32} {n:>7} {mine['elapsed_s'] * 1e3:>10.2f} "
-                f"{mine['elapsed_s'] * 1e6 / max(1, mine['calls']):>8.2f}")
+        line = (
+            f"{case['id']:32} {n:>7} {mine['elapsed_s'] * 1e3:>10.2f} "
+            f"{mine['elapsed_s'] * 1e6 / max(1, mine['calls']):>8.2f}"
+        )
         if theirs:
             other = theirs[case["id"]]
             total_theirs += other["elapsed_s"]
@@ -265,14 +295,21 @@ def main(argv: list[str] | None = None) -> int:
             if mismatch is not None:
                 mismatches.append(mismatch)
             ratio = other["elapsed_s"] / mine["elapsed_s"] if mine["elapsed_s"] else float("inf")
-            line += (f" {other['elapsed_s'] * 1e3:>11.1f} "
-                     f"{other['elapsed_s'] * 1e6 / max(1, other['calls']):>10.1f} "
-                     f"{ratio:>8.1f}  {'yes' if mismatch is None else 'NO'}")
+            line += (
+                f" {other['elapsed_s'] * 1e3:>11.1f} "
+                f"{other['elapsed_s'] * 1e6 / max(1, other['calls']):>10.1f} "
+                f"{ratio:>8.1f}  {'yes' if mismatch is None else 'NO'}"
+            )
         print(line)
-    print(f"{'total':32} {total_runs:>7} {total_ours * 1e3:>10.2f} "
-          f"{total_ours * 1e6 / max(1, total_runs):>8.2f}"
-          + (f" {total_theirs * 1e3:>11.1f} {total_theirs * 1e6 / max(1, total_runs):>10.1f}"
-             if theirs else ""))
+    print(
+        f"{'total':32} {total_runs:>7} {total_ours * 1e3:>10.2f} "
+        f"{total_ours * 1e6 / max(1, total_runs):>8.2f}"
+        + (
+            f" {total_theirs * 1e3:>11.1f} {total_theirs * 1e6 / max(1, total_runs):>10.1f}"
+            if theirs
+            else ""
+        )
+    )
     for m in mismatches:
         print(f"MISMATCH {m.case_id}: {m.detail}")
     if theirs:

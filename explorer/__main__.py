@@ -17,7 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_main(args)
     try:
-        from explorer.ui.app import main as gui_main  # type: ignore[import-not-found]
+        from explorer.ui.app import main as gui_main
     except ModuleNotFoundError:
         sys.stderr.write(
             "The desktop app is not part of this version yet; use a subcommand "

@@ -25,8 +25,8 @@ from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
 from explorer.engine.record import RUN_FIELDS, build_record, iso
 from explorer.engine.simulation import Simulation, SimulationLimitError
-from explorer.engine.tz import get_zone
 from explorer.engine.types import ReferenceRun
+from explorer.engine.tz import get_zone
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.simulate import make_simulation
@@ -50,9 +50,7 @@ def _instant(text: str, what: str) -> datetime:
     except ValueError as exc:
         raise CliError(f"{what}: {text!r} is not an ISO-8601 datetime", 2) from exc
     if value.tzinfo is None:
-        raise CliError(
-            f"{what}: {text!r} has no time zone; add an offset or Z (e.g. {text}Z)", 2
-        )
+        raise CliError(f"{what}: {text!r} has no time zone; add an offset or Z (e.g. {text}Z)", 2)
     return value.astimezone(UTC)
 
 
@@ -63,14 +61,16 @@ def _load(path: str) -> EngineInputs:
     return build_engine_inputs(scenario)
 
 
-def _simulate(inputs: EngineInputs, path: str, until: datetime | None,
-              max_runs: int) -> tuple[Simulation, datetime]:
+def _simulate(
+    inputs: EngineInputs, path: str, until: datetime | None, max_runs: int
+) -> tuple[Simulation, datetime]:
     end = until or inputs.until
     if end is None:
         raise CliError(f"{path}: the scenario has no clock.until; pass --until", 2)
     if end < inputs.start:
-        raise CliError(f"--until {iso(end)} is before the scenario's clock.start "
-                       f"{iso(inputs.start)}", 2)
+        raise CliError(
+            f"--until {iso(end)} is before the scenario's clock.start {iso(inputs.start)}", 2
+        )
     sim = make_simulation(inputs, run_limit=max_runs)
     sim.advance_to(end)
     sim.finish()
@@ -79,8 +79,10 @@ def _simulate(inputs: EngineInputs, path: str, until: datetime | None,
 
 # ---------------------------------------------------------------------------- simulate
 def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]) -> None:
-    widths = {c: max([len(c), *(len(str(r[c] if r[c] is not None else "-")) for r in rows)])
-              for c in columns}
+    widths = {
+        c: max([len(c), *(len(str(r[c] if r[c] is not None else "-")) for r in rows)])
+        for c in columns
+    }
     out.write("  ".join(c.ljust(widths[c]) for c in columns).rstrip() + "\n")
     for row in rows:
         cells = [str(row[c] if row[c] is not None else "-").ljust(widths[c]) for c in columns]
@@ -96,14 +98,23 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(record, out, indent=2)
         out.write("\n")
     elif args.format == "csv":
-        writer = csv.DictWriter(out, fieldnames=list(RUN_FIELDS), extrasaction="ignore",
-                                lineterminator="\n")
+        writer = csv.DictWriter(
+            out, fieldnames=list(RUN_FIELDS), extrasaction="ignore", lineterminator="\n"
+        )
         writer.writeheader()
         for run in record["runs"]:
             writer.writerow(run)
     else:
-        columns = ("dag_id", "run_type", "logical_date", "data_interval_start",
-                   "data_interval_end", "run_after", "created_at", "state")
+        columns = (
+            "dag_id",
+            "run_type",
+            "logical_date",
+            "data_interval_start",
+            "data_interval_end",
+            "run_after",
+            "created_at",
+            "state",
+        )
         _write_table(record["runs"], out, columns)
         out.write(f"\n{len(record['runs'])} runs until {record['until']}\n")
         for warning in record["warnings"]:
@@ -158,14 +169,17 @@ def cmd_next_runs(args: argparse.Namespace, out: TextIO) -> int:
             local = value.astimezone(zone)
             return f"{local.isoformat()} ({iso(value)})"
 
-        rows.append({
-            "logical_date": both(info.logical_date),
-            "data_interval": None if interval is None else
-            f"[{interval.start.astimezone(zone).isoformat()}, "
-            f"{interval.end.astimezone(zone).isoformat()})",
-            "run_after": both(info.run_after),
-            "partition_key": info.partition_key,
-        })
+        rows.append(
+            {
+                "logical_date": both(info.logical_date),
+                "data_interval": None
+                if interval is None
+                else f"[{interval.start.astimezone(zone).isoformat()}, "
+                f"{interval.end.astimezone(zone).isoformat()})",
+                "run_after": both(info.run_after),
+                "partition_key": info.partition_key,
+            }
+        )
         last = ReferenceRun.of(info)
     if not rows:
         out.write("no automatic runs\n")
@@ -212,8 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("scenario")
     sim.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
     sim.add_argument("--format", choices=("json", "table", "csv"), default="json")
-    sim.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT,
-                     help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})")
+    sim.add_argument(
+        "--max-runs",
+        type=int,
+        default=DEFAULT_RUN_LIMIT,
+        help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})",
+    )
     sim.set_defaults(func=cmd_simulate)
 
     val = sub.add_parser("validate", help="check scenario files and explain every problem")

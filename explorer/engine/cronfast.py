@@ -39,6 +39,7 @@ _MAX_YEARS = 50
 # hash id, H is an error and R is drawn afresh by every croniter construction,
 # which only croniter itself can reproduce.
 _HASHED = re.compile(r"^[hr](\(\d+-\d+\))?(/\d+)?$", re.ASCII)
+_FIELD = re.compile(r"\S+", re.ASCII)  # croniter's field splitting
 _DAY = 86400
 
 
@@ -66,6 +67,7 @@ class _Plan:
         return found
 
     def _build(self, year: int) -> list[int]:
+        """Scan the year month by month; a few hundred microseconds, once per year."""
         out: list[int] = []
         if self.years is not None and year not in self.years:
             return out
@@ -104,8 +106,11 @@ class _Plan:
 
 
 def _values(field_values: list[int | str], low: int, high: int) -> list[int]:
-    """The values a field allows. croniter keeps a ``*`` written inside a list
-    (``*,5`` expands to ``['*', 5]``) and then treats the field as unrestricted."""
+    """The integer values a field allows.
+
+    croniter keeps a ``*`` written inside a list (``*,5`` expands to ``['*', 5]``)
+    and then treats the whole field as unrestricted, so any ``*`` means all values.
+    """
     if "*" in field_values:
         return list(range(low, high + 1))
     return [v for v in field_values if isinstance(v, int)]
@@ -120,7 +125,7 @@ def _compile(expression: str) -> _Plan | None:
     (croniter then intersects both sides and raises when that is empty, an
     outcome that depends on its search window).
     """
-    if any(_HASHED.match(part) for part in expression.lower().split()):
+    if any(_HASHED.match(part) for part in _FIELD.findall(expression.lower())):
         return None
     try:
         parsed = croniter(expression, start_time=0.0)  # a fixed start: no wall-clock read
@@ -159,8 +164,11 @@ def _compile(expression: str) -> _Plan | None:
 
 
 def _on(ordinal: int, seconds: int) -> datetime:
-    """The naive reading ``seconds`` into the day ``ordinal`` (naive like croniter's answers;
-    built with the constructor, which is several times cheaper than ``replace``)."""
+    """The naive reading ``seconds`` into day ``ordinal``.
+
+    Built with the constructor: ``datetime.replace`` with keywords costs several
+    times more, and this sits on the hot path.
+    """
     day = date.fromordinal(ordinal)
     hour, rest = divmod(seconds, 3600)
     minute, second = divmod(rest, 60)

@@ -8,4 +8,4 @@ class EngineError(ValueError):
 
 
 class ScheduleError(EngineError):
-    """A schedule Airflow would refuse, or one that stops answering (a cron, a zone, a timetable)."""
+    """A schedule Airflow would refuse, or one that stops answering (cron, zone, timetable)."""

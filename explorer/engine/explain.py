@@ -58,8 +58,12 @@ def _span(delta: timedelta) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{days}d" if days else "", f"{hours}h" if hours else "",
-             f"{minutes}m" if minutes else "", f"{secs}s" if secs and not days else ""]
+    parts = [
+        f"{days}d" if days else "",
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+        f"{secs}s" if secs and not days else "",
+    ]
     return " ".join(p for p in parts if p) or "0s"
 
 
@@ -74,22 +78,29 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
     table = spec.timetable
 
     if not dag.deployed:
-        checks.append(Condition("deployed", False, "the DAG file has not been parsed yet",
-                                "SCH-4"))
+        checks.append(Condition("deployed", False, "the DAG file has not been parsed yet", "SCH-4"))
         return Explanation(dag_id, now, "not deployed: no run can exist yet", checks)
-    checks.append(Condition("deployed", True, f"parsed first at {iso(dag.deployed_at)}",
-                            "SCH-4"))
-    checks.append(Condition("timetable", None,
-                            f"{table.name} ({table.summary}): {table.description}", "TT-1"))
+    checks.append(Condition("deployed", True, f"parsed first at {iso(dag.deployed_at)}", "SCH-4"))
+    checks.append(
+        Condition("timetable", None, f"{table.name} ({table.summary}): {table.description}", "TT-1")
+    )
     if table.asset_triggered or not table.can_be_scheduled:
-        why = ("asset-driven: runs come from asset events, not the clock" if table.asset_triggered
-               else "no schedule: only manual runs")
+        why = (
+            "asset-driven: runs come from asset events, not the clock"
+            if table.asset_triggered
+            else "no schedule: only manual runs"
+        )
         checks.append(Condition("scheduled runs", False, why, "TT-13"))
         return Explanation(dag_id, now, f"no scheduled runs: {why}", _queued(sim, dag, checks))
 
-    checks.append(Condition("paused", not dag.is_paused,
-                            "paused: no new runs, queued runs are not started" if dag.is_paused
-                            else "not paused", "SCH-6"))
+    checks.append(
+        Condition(
+            "paused",
+            not dag.is_paused,
+            "paused: no new runs, queued runs are not started" if dag.is_paused else "not paused",
+            "SCH-6",
+        )
+    )
     info = dag.next_run
     if info is None:
         why = dag.next_run_error or _no_next_reason(dag)
@@ -97,47 +108,72 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
         return Explanation(dag_id, now, f"no next run: {why}", _queued(sim, dag, checks))
 
     when = info.logical_date or info.partition_key
-    checks.append(Condition(
-        "next run", True,
-        f"cached next run: logical_date {iso(info.logical_date)}, data interval "
-        f"[{iso(info.data_interval.start) if info.data_interval else None}, "
-        f"{iso(info.data_interval.end) if info.data_interval else None}), "
-        f"run_after {iso(info.run_after)}" + (f", partition_key {info.partition_key}"
-                                             if info.partition_key else ""),
-        "SCH-3"))
+    checks.append(
+        Condition(
+            "next run",
+            True,
+            f"cached next run: logical_date {iso(info.logical_date)}, data interval "
+            f"[{iso(info.data_interval.start) if info.data_interval else None}, "
+            f"{iso(info.data_interval.end) if info.data_interval else None}), "
+            f"run_after {iso(info.run_after)}"
+            + (f", partition_key {info.partition_key}" if info.partition_key else ""),
+            "SCH-3",
+        )
+    )
     due = info.run_after <= now
-    checks.append(Condition(
-        "run_after reached", due,
-        f"run_after {iso(info.run_after)} was {_span(now - info.run_after)} ago" if due
-        else f"run_after {iso(info.run_after)} is in {_span(info.run_after - now)}", "SCH-2"))
+    checks.append(
+        Condition(
+            "run_after reached",
+            due,
+            f"run_after {iso(info.run_after)} was {_span(now - info.run_after)} ago"
+            if due
+            else f"run_after {iso(info.run_after)} is in {_span(info.run_after - now)}",
+            "SCH-2",
+        )
+    )
     if spec.start_date is not None:
-        checks.append(Condition("start_date", None, f"start_date {iso(spec.start_date)}",
-                                "TT-2"))
+        checks.append(Condition("start_date", None, f"start_date {iso(spec.start_date)}", "TT-2"))
     if spec.end_date is not None:
-        checks.append(Condition("end_date", None,
-                                f"end_date {iso(spec.end_date)} (inclusive)", "TT-2"))
+        checks.append(
+            Condition("end_date", None, f"end_date {iso(spec.end_date)} (inclusive)", "TT-2")
+        )
     active = dag.active_runs(include_backfill=False)
-    checks.append(Condition(
-        "max_active_runs", not dag.exceeds_max_active_runs,
-        f"{active} of {spec.max_active_runs} active (queued + running, backfills excluded); "
-        + ("the flag holds back scheduled runs until a run ends"
-           if dag.exceeds_max_active_runs else "flag clear"), "SCH-5"))
+    checks.append(
+        Condition(
+            "max_active_runs",
+            not dag.exceeds_max_active_runs,
+            f"{active} of {spec.max_active_runs} active (queued + running, backfills excluded); "
+            + (
+                "the flag holds back scheduled runs until a run ends"
+                if dag.exceeds_max_active_runs
+                else "flag clear"
+            ),
+            "SCH-5",
+        )
+    )
     occupied = info.logical_date is not None and info.logical_date in dag.runs_by_logical_date
     if occupied:
         holder = dag.runs_by_logical_date[info.logical_date]  # type: ignore[index]
         stalled = " and the recomputation lands on it again (stalled)" if dag.stalled_on else ""
-        checks.append(Condition(
-            "logical date free", False,
-            f"run {holder.run_id} already holds logical_date {iso(info.logical_date)}{stalled}",
-            "SCH-9"))
+        checks.append(
+            Condition(
+                "logical date free",
+                False,
+                f"run {holder.run_id} already holds logical_date {iso(info.logical_date)}{stalled}",
+                "SCH-9",
+            )
+        )
     blockers = [c for c in checks if c.ok is False]
     if blockers:
         verdict = f"blocked: {blockers[0].detail}"
     else:
         tick = sim.ticks.at_or_after(now)
-        verdict = (f"the next scheduler loop ({iso(tick)}) creates the run for {when}"
-                   if due else f"waiting: the run for {when} is created at the first loop "
-                   f"after {iso(info.run_after)}")
+        verdict = (
+            f"the next scheduler loop ({iso(tick)}) creates the run for {when}"
+            if due
+            else f"waiting: the run for {when} is created at the first loop "
+            f"after {iso(info.run_after)}"
+        )
     return Explanation(dag_id, now, verdict, _queued(sim, dag, checks))
 
 
@@ -156,10 +192,18 @@ def _queued(sim: Simulation, dag: DagState, checks: list[Condition]) -> list[Con
     queued = [r for r in dag.active if r.state == "queued"]
     running = [r for r in dag.active if r.state == "running"]
     if queued:
-        reason = ("the DAG is paused" if dag.is_paused else
-                  f"{len(running)} running of max_active_runs {dag.spec.max_active_runs}")
-        checks.append(Condition(
-            "queued runs", None,
-            f"{len(queued)} queued ({', '.join(r.run_id for r in queued[:3])}"
-            f"{', ...' if len(queued) > 3 else ''}): {reason}", "SCH-5"))
+        reason = (
+            "the DAG is paused"
+            if dag.is_paused
+            else f"{len(running)} running of max_active_runs {dag.spec.max_active_runs}"
+        )
+        checks.append(
+            Condition(
+                "queued runs",
+                None,
+                f"{len(queued)} queued ({', '.join(r.run_id for r in queued[:3])}"
+                f"{', ...' if len(queued) > 3 else ''}): {reason}",
+                "SCH-5",
+            )
+        )
     return checks

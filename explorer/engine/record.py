@@ -95,8 +95,9 @@ def _dags(sim: Simulation) -> dict[str, Any]:
     return out
 
 
-def build_record(sim: Simulation, *, until: datetime, extra_warnings: list[str] | None = None
-                 ) -> dict[str, Any]:
+def build_record(
+    sim: Simulation, *, until: datetime, extra_warnings: list[str] | None = None
+) -> dict[str, Any]:
     """The JSON record of ``sim`` as it stands (runs in creation order)."""
     return {
         "until": iso(until),

@@ -112,6 +112,7 @@ class Simulation:
         parses: Cadence | None = None,
         deploy_at_start: bool = True,
         run_limit: int = 5_000_000,
+        checkpoint_every: int = 2000,
     ) -> None:
         self.config = config or SchedulerConfig()
         self.start = start
@@ -128,6 +129,10 @@ class Simulation:
             raise EngineError("dag_id values must be unique")
         self.script: list[act.Action] = sorted(script, key=lambda a: a.at)
         self._observers: list[Observer] = []
+        #: Automatic checkpoints (instant, snapshot), oldest first, for :meth:`rewind_to`.
+        self.checkpoint_every = checkpoint_every
+        self._checkpoints: list[tuple[datetime, _State]] = []
+        self._since_checkpoint = 0
         dag_states = {d.dag_id: DagState(d, i) for i, d in enumerate(dags)}
         self._dag_ids = list(dag_states)
         self.state = _State(now=start, dags=dag_states)
@@ -143,6 +148,7 @@ class Simulation:
                 self.script.insert(0, act.Deploy(at=start, dag_ids=tuple(first)))
         for a in self.script:
             self._check_action(a)
+        self._initial = self.checkpoint()
 
     # ------------------------------------------------------------------ observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:
@@ -150,8 +156,9 @@ class Simulation:
         self._observers.append(observer)
         return lambda: self._observers.remove(observer)
 
-    def _emit(self, kind: str, dag_id: str | None = None, run: DagRun | None = None,
-              detail: str = "") -> None:
+    def _emit(
+        self, kind: str, dag_id: str | None = None, run: DagRun | None = None, detail: str = ""
+    ) -> None:
         if self._observers:
             change = Change(kind, self.state.now, dag_id, run, detail)
             for observer in list(self._observers):
@@ -210,8 +217,9 @@ class Simulation:
         self._process_instant(t)
         return t
 
-    def advance_to(self, instant: datetime, *, progress: Callable[[datetime], bool] | None = None
-                   ) -> None:
+    def advance_to(
+        self, instant: datetime, *, progress: Callable[[datetime], bool] | None = None
+    ) -> None:
         """Process every event up to and including ``instant``; the clock ends there.
 
         ``progress`` is called after each processed instant; returning False stops early
@@ -223,11 +231,37 @@ class Simulation:
             t = self.next_event_time()
             if t is None or t > instant:
                 break
+            self._auto_checkpoint()
             self._process_instant(t)
             if progress is not None and not progress(t):
                 return
         self.state.now = instant
         self._emit("clock")
+
+    def rewind_to(self, instant: datetime) -> None:
+        """Go back to ``instant``: restore the nearest earlier checkpoint and replay from it.
+
+        Script actions added since that checkpoint stay in the script and are replayed.
+        """
+        if instant < self.start:
+            raise EngineError("cannot rewind before the scenario's clock.start")
+        while self._checkpoints and self._checkpoints[-1][0] > instant:
+            self._checkpoints.pop()
+        if self._checkpoints:
+            self.restore(self._checkpoints[-1][1])
+        else:
+            self.restore(self._initial)
+        self._since_checkpoint = 0
+        self.advance_to(instant)
+
+    def _auto_checkpoint(self) -> None:
+        self._since_checkpoint += 1
+        if self._since_checkpoint < self.checkpoint_every:
+            return
+        self._since_checkpoint = 0
+        self._checkpoints.append((self.state.now, self.checkpoint()))
+        if len(self._checkpoints) > 64:  # keep memory bounded: thin out the older half
+            del self._checkpoints[1:32:2]
 
     def advance_by(self, delta: timedelta) -> None:
         self.advance_to(self.state.now + delta)
@@ -260,8 +294,10 @@ class Simulation:
         for run in st.active:
             if run.state == "queued" and run.run_after > st.now:
                 reasons.append(run.run_after)
-            elif run.state == "running" and run.logical_date is not None and any(
-                t.state == "none" for t in run.tasks
+            elif (
+                run.state == "running"
+                and run.logical_date is not None
+                and any(t.state == "none" for t in run.tasks)
             ):
                 reasons.append(max(run.logical_date, st.now))
         if not reasons:
@@ -349,8 +385,9 @@ class Simulation:
         dag.exceeds_max_active_runs = self._exceeds(dag)
         self._reschedule(dag)
 
-    def _compute_next_run(self, dag: DagState, reference: ReferenceRun | None,
-                          now: datetime) -> None:
+    def _compute_next_run(
+        self, dag: DagState, reference: ReferenceRun | None, now: datetime
+    ) -> None:
         previous = dag.next_run
         try:
             dag.next_run = dag.spec.timetable.next_dagrun_info(
@@ -370,7 +407,7 @@ class Simulation:
     def _exceeds(self, dag: DagState) -> bool:
         return dag.active_runs(include_backfill=False) >= dag.spec.max_active_runs
 
-    # ------------------------------------------------------------------ step 2 (SCH-2, SCH-3, SCH-9)
+    # ---------------------------------------------------------- step 2 (SCH-2, SCH-3, SCH-9)
     def _create_scheduled_runs(self, now: datetime) -> None:
         st = self.state
         due: list[DagState] = []
@@ -402,13 +439,15 @@ class Simulation:
             existing = dag.runs_by_logical_date.get(info.logical_date)
             if existing is not None:
                 # SCH-9: nothing is created; the cache is recomputed from the run holding the date.
-                self._compute_next_run(dag, ReferenceRun(existing.data_interval,
-                                                         existing.run_after), now)
+                self._compute_next_run(
+                    dag, ReferenceRun(existing.data_interval, existing.run_after), now
+                )
                 if dag.next_run == info:
                     dag.stalled_on = info.logical_date
                     wake = dag.spec.timetable.next_changes_after(now)
-                    dag.wake_at = None if wake is None else max(wake, now + timedelta(
-                        microseconds=1))
+                    dag.wake_at = (
+                        None if wake is None else max(wake, now + timedelta(microseconds=1))
+                    )
                 return
         run = self._new_run(
             dag,
@@ -422,9 +461,18 @@ class Simulation:
         dag.exceeds_max_active_runs = self._exceeds(dag)
         self._emit("run_created", dag.dag_id, run)
 
-    def _new_run(self, dag: DagState, *, run_type: RunType, triggered_by: TriggeredBy,
-                 info: DagRunInfo, logical_date: datetime | None, now: datetime,
-                 backfill_id: int | None = None, sort_ordinal: int | None = None) -> DagRun:
+    def _new_run(
+        self,
+        dag: DagState,
+        *,
+        run_type: RunType,
+        triggered_by: TriggeredBy,
+        info: DagRunInfo,
+        logical_date: datetime | None,
+        now: datetime,
+        backfill_id: int | None = None,
+        sort_ordinal: int | None = None,
+    ) -> DagRun:
         st = self.state
         if len(st.runs) >= self.run_limit:
             raise SimulationLimitError(
@@ -473,7 +521,8 @@ class Simulation:
         """Step 4 (SCH-5); True when the per-loop cap left eligible runs for the next loop."""
         st = self.state
         queued = [
-            r for r in st.active
+            r
+            for r in st.active
             if r.state == "queued" and r.run_after <= now and not st.dags[r.dag_id].is_paused
         ]
         if not queued:
@@ -492,12 +541,14 @@ class Simulation:
         eligible = [r for r in queued if running.get((r.dag_id, r.backfill_id), 0) < limit(r)]
         # get_queued_dag_runs_to_set_running: backfill ordinal (nulls first), DAGs with fewer
         # running runs first, then run_after; creation order breaks ties.
-        eligible.sort(key=lambda r: (
-            r.backfill_sort_ordinal is not None,
-            r.backfill_sort_ordinal or 0,
-            running.get((r.dag_id, r.backfill_id), 0),
-            r.run_after,
-        ))
+        eligible.sort(
+            key=lambda r: (
+                r.backfill_sort_ordinal is not None,
+                r.backfill_sort_ordinal or 0,
+                running.get((r.dag_id, r.backfill_id), 0),
+                r.run_after,
+            )
+        )
         cap = self.config.max_dagruns_per_loop_to_schedule
         for run in eligible[:cap]:
             key = (run.dag_id, run.backfill_id)
@@ -526,8 +577,10 @@ class Simulation:
                     continue
                 task.finish_at = now + spec_tasks[task_index].duration + self._delay(run, task)
                 st.seq += 1
-                heapq.heappush(st.completions, (task.finish_at, st.dags[run.dag_id].order,
-                                                run.nth, task_index, st.seq))
+                heapq.heappush(
+                    st.completions,
+                    (task.finish_at, st.dags[run.dag_id].order, run.nth, task_index, st.seq),
+                )
 
     # ------------------------------------------------------------------ step 5
     def _finish_runs(self, now: datetime) -> bool:
@@ -627,8 +680,10 @@ class Simulation:
         partition_date = None
         if action.partition_key is not None:
             if not (table.partitioned or table.partitioned_at_runtime):
-                self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not "
-                           "partitioned (DagNotPartitionedError)")
+                self._warn(
+                    f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not "
+                    "partitioned (DagNotPartitionedError)"
+                )
                 return
             try:
                 partition_date = table.resolve_partition_date(action.partition_key)
@@ -638,8 +693,10 @@ class Simulation:
         interval = None
         if action.logical_date is not None:
             if action.logical_date in dag.runs_by_logical_date:
-                self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already "
-                           f"has a run with logical_date {action.logical_date.isoformat()}")
+                self._warn(
+                    f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already "
+                    f"has a run with logical_date {action.logical_date.isoformat()}"
+                )
                 return
             interval = table.infer_manual_data_interval(run_after=action.logical_date)
         info = DagRunInfo(now, interval, action.partition_key, partition_date)
@@ -647,11 +704,19 @@ class Simulation:
         if any(r.run_id == run_id for r in dag.active) or any(
             r.run_id == run_id for r in reversed(dag.runs[-50:])
         ):
-            self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already has a "
-                       f"run {run_id!r} (409 Conflict)")
+            self._warn(
+                f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already has a "
+                f"run {run_id!r} (409 Conflict)"
+            )
             return
-        run = self._new_run(dag, run_type="manual", triggered_by="rest_api", info=info,
-                            logical_date=action.logical_date, now=now)
+        run = self._new_run(
+            dag,
+            run_type="manual",
+            triggered_by="rest_api",
+            info=info,
+            logical_date=action.logical_date,
+            now=now,
+        )
         self._emit("run_created", dag.dag_id, run)
 
     def _select(self, selector: act.RunSelector, at: datetime) -> DagRun | None:
@@ -669,8 +734,11 @@ class Simulation:
 
     def _task_finish(self, action: act.TaskFinish) -> None:
         run = self._select(action.run, action.at)
-        task = None if run is None else next(
-            (t for t in run.tasks if t.task_id == action.task_id), None)
+        task = (
+            None
+            if run is None
+            else next((t for t in run.tasks if t.task_id == action.task_id), None)
+        )
         if run is None or task is None or task.state != "running":
             self._unmatched(action)
             return
@@ -711,9 +779,13 @@ class Simulation:
         for pending in self.state.overrides:
             override = pending.action
             assert isinstance(override, act.Override)
-            if pending.matched and override.delay and override.run.dag_id == run.dag_id and (
-                override.task_id in (None, task.task_id)
-            ) and self._override_targets(pending, run):
+            if (
+                pending.matched
+                and override.delay
+                and override.run.dag_id == run.dag_id
+                and (override.task_id in (None, task.task_id))
+                and self._override_targets(pending, run)
+            ):
                 total += override.delay
         return total
 
@@ -721,8 +793,9 @@ class Simulation:
         override = pending.action
         assert isinstance(override, act.Override)
         if override.run.next:
-            first = next((r for r in self.state.dags[run.dag_id].runs
-                          if r.created_at >= override.at), None)
+            first = next(
+                (r for r in self.state.dags[run.dag_id].runs if r.created_at >= override.at), None
+            )
             return first is run
         return self._select(override.run, override.at) is run
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
-from functools import lru_cache
+from functools import cache
 
 from explorer.engine.errors import ScheduleError
 
@@ -23,7 +23,7 @@ class ZoneError(ScheduleError):
     """An unknown IANA time zone name."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_zone(name: str) -> tzinfo:
     """Return the zone called ``name`` (IANA) from the pinned database.
 

@@ -20,7 +20,12 @@ def explorer(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     return subprocess.run(
         [sys.executable, "-m", "explorer", *args],
-        capture_output=True, text=True, cwd=cwd, env=env, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
     )
 
 
@@ -36,10 +41,23 @@ def test_simulate_prints_a_json_record_with_every_run_field() -> None:
     record = json.loads(result.stdout)
     assert record["runs"], "the DST example creates runs"
     run = record["runs"][0]
-    for key in ("dag_id", "run_id", "run_type", "logical_date", "data_interval_start",
-                "data_interval_end", "run_after", "partition_key", "partition_date",
-                "created_at", "state", "states", "start_date", "end_date",
-                "consumed_asset_events"):
+    for key in (
+        "dag_id",
+        "run_id",
+        "run_type",
+        "logical_date",
+        "data_interval_start",
+        "data_interval_end",
+        "run_after",
+        "partition_key",
+        "partition_date",
+        "created_at",
+        "state",
+        "states",
+        "start_date",
+        "end_date",
+        "consumed_asset_events",
+    ):
         assert key in run
     for key in ("asset_events", "pending", "alerts", "warnings"):
         assert key in record
@@ -49,8 +67,12 @@ def test_simulate_prints_a_json_record_with_every_run_field() -> None:
 def test_the_spring_forward_day_is_23_hours_for_a_local_midnight_data_interval() -> None:
     result = explorer("simulate", str(DST), "--until", "2024-03-12T00:00Z", "--format", "json")
     runs = json.loads(result.stdout)["runs"]
-    spring = [r for r in runs if r["data_interval_start"] == "2024-03-10T05:00:00Z"
-              and r["data_interval_end"] != r["data_interval_start"]]
+    spring = [
+        r
+        for r in runs
+        if r["data_interval_start"] == "2024-03-10T05:00:00Z"
+        and r["data_interval_end"] != r["data_interval_start"]
+    ]
     assert spring, "a CronDataIntervalTimetable run covers 2024-03-10 in New York"
     assert spring[0]["data_interval_end"] == "2024-03-11T04:00:00Z"  # DST-4: 23 h
 
@@ -81,8 +103,9 @@ def test_validate_accepts_every_bundled_example() -> None:
     ],
     ids=["malformed-json", "newer-format-version"],
 )
-def test_bad_files_exit_non_zero_with_one_clear_line(tmp_path: Path, text: str,
-                                                       expected: str) -> None:
+def test_bad_files_exit_non_zero_with_one_clear_line(
+    tmp_path: Path, text: str, expected: str
+) -> None:
     path = _write(tmp_path, text)
     result = explorer("simulate", str(path))
     assert result.returncode == 1
@@ -134,8 +157,9 @@ def test_explain_names_what_allows_or_blocks_the_next_run() -> None:
     assert result.returncode == 0, result.stderr
     assert "run_after reached" in result.stdout
     assert "max_active_runs" in result.stdout
-    as_json = explorer("explain", str(DST), dag_id, "--at", "2024-03-10T12:00:00Z",
-                       "--format", "json")
+    as_json = explorer(
+        "explain", str(DST), dag_id, "--at", "2024-03-10T12:00:00Z", "--format", "json"
+    )
     answer = json.loads(as_json.stdout)
     assert answer["dag_id"] == dag_id and answer["conditions"]
 
@@ -147,8 +171,11 @@ def test_explain_of_an_unknown_dag_lists_the_known_ones() -> None:
 
 
 def test_the_cli_never_imports_qt() -> None:
-    code = ("import sys, explorer.cli; "
-            "print(any(m.split('.')[0] in ('PySide6', 'pyqtgraph') for m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            cwd=ROOT, check=True)
+    code = (
+        "import sys, explorer.cli; "
+        "print(any(m.split('.')[0] in ('PySide6', 'pyqtgraph') for m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert result.stdout.strip() == "False"

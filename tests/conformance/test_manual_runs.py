@@ -1,4 +1,4 @@
-"""Every ``manual_runs`` vector: the interval of a manual run, the date of a partition key (TT-19, PT-17)."""
+"""Every ``manual_runs`` vector: a manual run's interval, a partition key's date (TT-19, PT-17)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,9 @@ FAMILY = "scheduler_traces"
 
 def select_case(case: dict[str, Any]) -> tuple[Any, ...]:
     if needs_assets(case):
-        return (pytest.mark.xfail(strict=True, reason="asset and partition scheduling: issues 3-4"),)
+        return (
+            pytest.mark.xfail(strict=True, reason="asset and partition scheduling: issues 3-4"),
+        )
     return ()
 
 

@@ -36,8 +36,9 @@ def _timetable(dag: dict[str, Any]) -> Timetable:
     schedule = dag["schedule"]
     tz = dag["timezone"]
     if isinstance(schedule, dict) and "timetable" in schedule:
-        return timetable_from_spec(schedule["timetable"], _args(schedule.get("args", {})),
-                                   dag_timezone=tz)
+        return timetable_from_spec(
+            schedule["timetable"], _args(schedule.get("args", {})), dag_timezone=tz
+        )
     if isinstance(schedule, dict):
         schedule = duration(schedule)
     return timetable_from_schedule(schedule, dag_timezone=tz)
@@ -55,24 +56,33 @@ def build(case: dict[str, Any]) -> Simulation:
                 tasks.append(TaskSpec(task["task_id"], hold=True))
                 continue
             outcome = "failed" if rule["outcome"] == "failed" else "success"
-            tasks.append(TaskSpec(task["task_id"], timedelta(seconds=rule["after_seconds"]),
-                                  outcome))
-        dags.append(DagSpec(
-            dag_id=dag["dag_id"],
-            timetable=_timetable(dag),
-            start_date=instant(dag["start_date"]),
-            end_date=instant(dag["end_date"]),
-            timezone=dag["timezone"],
-            catchup=dag["catchup"],
-            max_active_runs=dag["max_active_runs"],
-            is_paused_upon_creation=dag["paused_at_deploy"],
-            tasks=tuple(tasks),
-        ))
+            tasks.append(
+                TaskSpec(task["task_id"], timedelta(seconds=rule["after_seconds"]), outcome)
+            )
+        dags.append(
+            DagSpec(
+                dag_id=dag["dag_id"],
+                timetable=_timetable(dag),
+                start_date=instant(dag["start_date"]),
+                end_date=instant(dag["end_date"]),
+                timezone=dag["timezone"],
+                catchup=dag["catchup"],
+                max_active_runs=dag["max_active_runs"],
+                is_paused_upon_creation=dag["paused_at_deploy"],
+                tasks=tuple(tasks),
+            )
+        )
     first = min(instant(s.get("at") or s["from"]) for s in case["script"])
     for rule in case.get("auto_tasks", []):
         for nth in rule.get("skip_nth", []):
-            script.append(act.Override(at=first, run=act.RunSelector(rule["dag_id"], nth=nth),
-                                       task_id=rule["task_id"], hold=True))
+            script.append(
+                act.Override(
+                    at=first,
+                    run=act.RunSelector(rule["dag_id"], nth=nth),
+                    task_id=rule["task_id"],
+                    hold=True,
+                )
+            )
     ticks = []
     for step in case["script"]:
         do = step["do"]
@@ -92,26 +102,47 @@ def build(case: dict[str, Any]) -> Simulation:
             cls = act.Pause if do == "pause" else act.Unpause
             script.append(cls(at=at, dag_id=step["dag_id"]))
         elif do == "trigger":
-            script.append(act.Trigger(at=at, dag_id=step["dag_id"],
-                                      logical_date=instant(step.get("logical_date")),
-                                      partition_key=step.get("partition_key")))
+            script.append(
+                act.Trigger(
+                    at=at,
+                    dag_id=step["dag_id"],
+                    logical_date=instant(step.get("logical_date")),
+                    partition_key=step.get("partition_key"),
+                )
+            )
         elif do in ("task_success", "task_failed"):
-            script.append(act.TaskFinish(
-                at=at, run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
-                task_id=step["task_id"], outcome="success" if do == "task_success" else "failed"))
+            script.append(
+                act.TaskFinish(
+                    at=at,
+                    run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
+                    task_id=step["task_id"],
+                    outcome="success" if do == "task_success" else "failed",
+                )
+            )
         elif do in ("run_success", "run_failed"):
-            script.append(act.RunOutcome(
-                at=at, run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
-                outcome="success" if do == "run_success" else "failed"))
+            script.append(
+                act.RunOutcome(
+                    at=at,
+                    run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
+                    outcome="success" if do == "run_success" else "failed",
+                )
+            )
         else:
             raise AssertionError(f"step {do!r} is not translated yet")
-    return Simulation(dags, start=first, script=script, ticks=ExplicitCadence(ticks),
-                      parses=NoCadence(), deploy_at_start=False)
+    return Simulation(
+        dags,
+        start=first,
+        script=script,
+        ticks=ExplicitCadence(ticks),
+        parses=NoCadence(),
+        deploy_at_start=False,
+    )
 
 
 def _run(run: DagRun) -> dict[str, Any]:
-    random = 8 if run.run_id.startswith(("asset_triggered__",)) or (
-        run.run_id.count("__") >= 2) else 0
+    random = (
+        8 if run.run_id.startswith(("asset_triggered__",)) or (run.run_id.count("__") >= 2) else 0
+    )
     interval = run.data_interval
     return {
         "dag_id": run.dag_id,

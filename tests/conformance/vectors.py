@@ -33,9 +33,7 @@ def duration(value: Any) -> timedelta | relativedelta:
 def _args(args: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in args.items():
-        if key in ("interval", "delta"):
-            out[key] = duration(value)
-        elif key == "run_immediately" and isinstance(value, dict):
+        if key in ("interval", "delta") or (key == "run_immediately" and isinstance(value, dict)):
             out[key] = duration(value)
         elif key == "event_dates":
             out[key] = [instant(v) for v in value]
@@ -47,7 +45,9 @@ def _args(args: dict[str, Any]) -> dict[str, Any]:
 def timetable(spec: dict[str, Any]) -> Timetable:
     """The ``input`` of a timetable_sequences / manual_runs case."""
     if "timetable" in spec:
-        return timetable_from_spec(spec["timetable"], _args(spec.get("args", {})), dag_timezone="UTC")
+        return timetable_from_spec(
+            spec["timetable"], _args(spec.get("args", {})), dag_timezone="UTC"
+        )
     schedule = spec["schedule"]
     if isinstance(schedule, dict):
         schedule = duration(schedule)

@@ -162,6 +162,7 @@ def naive_instants(draw: st.DrawFn) -> datetime:
 
 # --- differential properties ------------------------------------------------------------
 
+
 # Example counts keep the whole file under ~15 s of CPU: croniter costs 0.2 ms a
 # call, and tens of milliseconds for sparse expressions it searches for 50 years.
 def differential(max_examples: int) -> settings:

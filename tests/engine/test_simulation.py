@@ -317,3 +317,21 @@ def test_promotion_cap_leaves_the_rest_for_next_loop() -> None:
     assert len(starts) == 26
     assert starts.count(start) == 20
     assert starts.count(start + SECOND) == 6
+
+
+def test_rewinding_restores_a_checkpoint_and_replays_to_the_same_record() -> None:
+    """Stepping back restores the nearest earlier checkpoint instead of starting over, and
+    the replayed future equals the first one (no wall clock, no randomness)."""
+    start = utc(2024, 3, 1)
+    dag = DagSpec("h", CronTriggerTimetable("0 * * * *", timezone="UTC"), start_date=start,
+                  catchup=True, tasks=(TaskSpec("t", timedelta(minutes=10)),))
+    sim = Simulation([dag], start=start + timedelta(days=2), checkpoint_every=50)
+    end = start + timedelta(days=4)
+    sim.advance_to(end)
+    first = [(r.run_id, r.created_at, r.states) for r in sim.runs]
+    assert sim._checkpoints, "automatic checkpoints were taken"
+    sim.rewind_to(start + timedelta(days=3))
+    assert sim.now == start + timedelta(days=3)
+    assert all(r.created_at <= sim.now for r in sim.runs)
+    sim.advance_to(end)
+    assert [(r.run_id, r.created_at, r.states) for r in sim.runs] == first

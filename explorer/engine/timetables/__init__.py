@@ -7,7 +7,10 @@ from explorer.engine.timetables.factory import (
     timetable_from_schedule,
     timetable_from_spec,
 )
-from explorer.engine.timetables.interval import CronDataIntervalTimetable, DeltaDataIntervalTimetable
+from explorer.engine.timetables.interval import (
+    CronDataIntervalTimetable,
+    DeltaDataIntervalTimetable,
+)
 from explorer.engine.timetables.simple import (
     AssetTriggeredTimetable,
     ContinuousTimetable,

@@ -17,7 +17,10 @@ from dateutil.relativedelta import relativedelta
 from explorer.engine.cron import validate_cron
 from explorer.engine.timetables.base import Timetable, TimetableError
 from explorer.engine.timetables.events import EventsTimetable
-from explorer.engine.timetables.interval import CronDataIntervalTimetable, DeltaDataIntervalTimetable
+from explorer.engine.timetables.interval import (
+    CronDataIntervalTimetable,
+    DeltaDataIntervalTimetable,
+)
 from explorer.engine.timetables.simple import (
     ContinuousTimetable,
     NullTimetable,

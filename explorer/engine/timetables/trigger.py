@@ -1,4 +1,7 @@
-"""Trigger timetables: a run *at* each tick, its interval looking back (TT-5, TT-6, TT-8, TT-9, TT-16)."""
+"""Trigger timetables: a run *at* each tick, its interval looking back.
+
+TT-5, TT-6, TT-8, TT-9 and TT-16.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from explorer.engine.timetables._cronbase import CronBased
 from explorer.engine.timetables.base import Timetable, TimetableError
 from explorer.engine.timetables.interval import Delta, delta_seconds, delta_summary
-from explorer.engine.tz import make_aware
 from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
+from explorer.engine.tz import make_aware
 
 RunImmediately = bool | timedelta
 
@@ -168,8 +171,7 @@ class MultipleCronTriggerTimetable(Timetable):
         self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
     ) -> DagRunInfo | None:
         infos = [
-            t.next_dagrun_info(last=last, restriction=restriction, now=now)
-            for t in self.timetables
+            t.next_dagrun_info(last=last, restriction=restriction, now=now) for t in self.timetables
         ]
         stamp = now.timestamp()
 
@@ -241,7 +243,7 @@ class CronPartitionTimetable(CronTriggerTimetable):
     def resolve_partition_date(self, partition_key: str) -> datetime | None:
         """strptime with key_format, read as wall time in the zone (PT-17, README A.4)."""
         try:
-            naive = datetime.strptime(partition_key, self.key_format)
+            naive = datetime.strptime(partition_key, self.key_format)  # noqa: DTZ007 (wall time)
         except ValueError as exc:
             raise TimetableError(
                 f"Partition key {partition_key!r} does not match the timetable's "

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from explorer.engine.dag import TaskOutcome
+from explorer.engine.assets.condition import AssetKey
+from explorer.engine.dag import AliasEmission, TaskOutcome
 
 __all__ = [
     "Action",
     "Backfill",
     "Deploy",
+    "ExternalEvent",
     "Override",
     "Pause",
     "RunOutcome",
@@ -81,12 +83,31 @@ class Trigger:
 
 @dataclass(frozen=True, slots=True)
 class TaskFinish:
-    """A task of a running run finishes at ``at`` with ``outcome``."""
+    """A task of a running run finishes at ``at`` with ``outcome``.
+
+    On success its outlets emit (AS-1): one event per distinct key of
+    ``partition_keys`` (the task called ``add_partitions``) or one carrying the
+    run's own key (PT-1), plus ``alias_events`` emitted through aliases (AS-9).
+    ``None`` keeps what the task declares.
+    """
 
     at: datetime
     run: RunSelector
     task_id: str
     outcome: TaskOutcome = "success"
+    partition_keys: tuple[str, ...] | None = None
+    alias_events: tuple[AliasEmission, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalEvent:
+    """``POST /assets/events``: an event on ``asset`` at ``at`` (AS-1b); ``extra`` gets
+    ``from_rest_api: true``."""
+
+    at: datetime
+    asset: AssetKey
+    partition_key: str | None = None
+    extra: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,4 +150,7 @@ class Backfill:
     run_backwards: bool = False
 
 
-Action = Deploy | Pause | Unpause | Trigger | TaskFinish | RunOutcome | Override | Backfill
+Action = (
+    Deploy | Pause | Unpause | Trigger | TaskFinish | RunOutcome | Override | Backfill
+    | ExternalEvent
+)

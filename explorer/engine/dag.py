@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
+from explorer.engine.assets.condition import AliasNode, AssetKey, AssetNode, RefNode, walk
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables.base import Timetable
 from explorer.engine.types import TimeRestriction
 
-__all__ = ["DagError", "DagSpec", "TaskOutcome", "TaskSpec"]
+__all__ = ["AliasEmission", "DagError", "DagSpec", "Outlet", "TaskOutcome", "TaskSpec"]
+
+#: A task outlet: an asset, ``Asset.ref(...)`` or an ``AssetAlias`` (AS-1, AS-9, AS-10).
+Outlet = AssetKey | RefNode | AliasNode
 
 TaskOutcome = Literal["success", "failed", "success_no_data"]
 
@@ -20,6 +24,15 @@ DEFAULT_MAX_ACTIVE_RUNS = 16
 
 class DagError(EngineError):
     """A DAG Airflow would refuse to build."""
+
+
+@dataclass(frozen=True, slots=True)
+class AliasEmission:
+    """An asset a task emits through an alias at run time (``outlet_events[alias].add``)."""
+
+    alias: str
+    asset: AssetKey
+    extra: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +47,13 @@ class TaskSpec:
     task_id: str
     duration: timedelta = timedelta(0)
     outcome: TaskOutcome = "success"
-    outlets: tuple[Any, ...] = ()
+    outlets: tuple[Outlet, ...] = ()
     #: The task keeps running until a script action ends it (``duration`` is ignored).
     hold: bool = False
+    #: Keys the task passes to ``add_partitions`` on success (PT-1); empty: the run's key.
+    partition_keys: tuple[str, ...] = ()
+    #: What the task emits through its alias outlets on success (AS-9).
+    alias_events: tuple[AliasEmission, ...] = ()
 
     def __post_init__(self) -> None:
         if self.duration < timedelta(0):
@@ -72,6 +89,26 @@ class DagSpec:
         ids = [t.task_id for t in self.tasks]
         if len(ids) != len(set(ids)):
             raise DagError(f"DAG {self.dag_id!r}: task ids must be unique")
+
+    @property
+    def direct_assets(self) -> frozenset[AssetKey]:
+        """Assets the schedule names directly: their events are consumed (AS-5)."""
+        cond = self.timetable.asset_condition
+        if cond is None:
+            return frozenset()
+        return frozenset(n.key for n in walk(cond) if isinstance(n, AssetNode))
+
+    @property
+    def schedule_refs(self) -> tuple[RefNode, ...]:
+        cond = self.timetable.asset_condition
+        return () if cond is None else tuple(n for n in walk(cond) if isinstance(n, RefNode))
+
+    @property
+    def schedule_aliases(self) -> frozenset[str]:
+        cond = self.timetable.asset_condition
+        if cond is None:
+            return frozenset()
+        return frozenset(n.name for n in walk(cond) if isinstance(n, AliasNode))
 
     @property
     def restriction(self) -> TimeRestriction:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from explorer.engine.assets.condition import AssetKey, RefNode
 from explorer.engine.dag import DagSpec
 from explorer.engine.runs import DagRun
 from explorer.engine.types import DagRunInfo
@@ -44,6 +45,26 @@ class DagState:
     latest_automated: DagRun | None = None
     #: Version of the entry this DAG has in the scheduler's due-heap.
     due_version: int = 0
+    #: ``asset_dag_run_queue`` rows: asset → time of the first event since cleared (AS-2).
+    adrq: dict[AssetKey, datetime] = field(default_factory=dict)
+    #: When the DAG's direct asset references were first recorded (the AS-5 floor).
+    assets_first_seen: datetime | None = None
+    direct_assets: frozenset[AssetKey] = frozenset()
+    schedule_refs: tuple[RefNode, ...] = ()
+    schedule_aliases: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.direct_assets = self.spec.direct_assets
+        self.schedule_refs = self.spec.schedule_refs
+        self.schedule_aliases = self.spec.schedule_aliases
+
+    def listens_to(self, key: AssetKey, via_aliases: tuple[str, ...]) -> bool:
+        """Is this DAG a consumer of an event on ``key`` (AS-2: direct, ref or alias)?"""
+        return (
+            key in self.direct_assets
+            or any(ref.matches(key) for ref in self.schedule_refs)
+            or any(alias in self.schedule_aliases for alias in via_aliases)
+        )
 
     @property
     def dag_id(self) -> str:

@@ -58,6 +58,8 @@ class DagRun:
     tasks: list[TaskInstance] = field(default_factory=list)
     backfill_id: int | None = None
     backfill_sort_ordinal: int | None = None
+    #: Ids of the asset events the run consumed (``triggering_asset_events``, AS-5).
+    consumed_asset_events: list[int] = field(default_factory=list)
 
     @property
     def active(self) -> bool:

@@ -23,6 +23,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from explorer.engine import actions as act
+from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.dag import DagSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
@@ -92,6 +94,11 @@ class _State:
     unmatched: list[str] = field(default_factory=list)
     backfills: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
+    assets: AssetStore = field(default_factory=AssetStore)
+    #: DAGs with asset queue rows (AS-2).
+    asset_queued: set[str] = field(default_factory=set)
+    #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
+    audit_log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Simulation:
@@ -291,6 +298,8 @@ class Simulation:
         due = self._peek_due()
         if due is not None:
             reasons.append(due)
+        if st.asset_queued and asset_rules.asset_runs_due(self):
+            reasons.append(st.now)
         for run in st.active:
             if run.state == "queued" and run.run_after > st.now:
                 reasons.append(run.run_after)
@@ -424,12 +433,25 @@ class Simulation:
                 candidates.append(dag)
             else:
                 self._reschedule(dag)
-        candidates.sort(key=lambda d: (d.next_run.run_after if d.next_run else now, d.order))
+        asset_ready = asset_rules.ready_asset_dags(self) if st.asset_queued else []
+        ready_ids = {d.dag_id for d in asset_ready}
+        chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
+        # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
+        # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
+        ordered = sorted(chosen.values(), key=lambda d: (
+            d.next_run is not None, d.next_run.run_after if d.next_run else now, d.order))
         limit = self.config.max_dagruns_to_create_per_loop
-        for dag in candidates[:limit]:
-            self._create_scheduled_run(dag, now)
-            self._reschedule(dag)
-        for dag in candidates[limit:]:
+        taken, left = ordered[:limit], ordered[limit:]
+        for dag in taken:
+            # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
+            if dag.dag_id not in ready_ids:
+                self._create_scheduled_run(dag, now)
+                self._reschedule(dag)
+        for dag in taken:
+            if dag.dag_id in ready_ids:
+                asset_rules.create_asset_run(self, dag, now)
+                self._reschedule(dag)
+        for dag in left:
             self._reschedule(dag)  # still due: the next loop takes it
 
     def _create_scheduled_run(self, dag: DagState, now: datetime) -> None:
@@ -611,13 +633,20 @@ class Simulation:
         self._reschedule(dag)
         self._emit("run_state", run.dag_id, run, state)
 
-    def _finish_task(self, run: DagRun, task: TaskInstance, outcome: str) -> None:
+    def _finish_task(self, run: DagRun, task: TaskInstance, outcome: str,
+                     action: act.TaskFinish | None = None) -> None:
         task.state = "failed" if outcome == "failed" else "success"
         task.outcome = outcome  # type: ignore[assignment]
         task.end_date = self.state.now
         task.finish_at = self.state.now
         self.state.dirty = True
         self._emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
+        if task.state == "success":  # only SUCCESS emits (AS-1)
+            asset_rules.emit_task_events(
+                self, run, task,
+                partition_keys=None if action is None else action.partition_keys,
+                alias_events=None if action is None else action.alias_events,
+            )
 
     # ------------------------------------------------------------------ script actions
     def _check_action(self, action: act.Action) -> None:
@@ -655,6 +684,12 @@ class Simulation:
             st.seq += 1
             for run in st.runs:
                 self._resolve_overrides(run, only=st.overrides[-1])
+        elif isinstance(action, act.ExternalEvent):
+            asset_rules.record_event(
+                self, action.asset, source=EventSource("rest_api"),
+                partition_key=action.partition_key,
+                extra={**dict(action.extra), "from_rest_api": True},
+            )
         elif isinstance(action, act.Backfill):
             from explorer.engine.backfill import create_backfill
 
@@ -666,6 +701,7 @@ class Simulation:
             dag.deployed_at = at
             dag.is_paused = dag.spec.is_paused_upon_creation
             self._emit("dag_deployed", dag.dag_id)
+        asset_rules.activate_assets(self, dag, at)
         self._parse(dag, at)
 
     def _trigger(self, action: act.Trigger) -> None:
@@ -742,7 +778,7 @@ class Simulation:
         if run is None or task is None or task.state != "running":
             self._unmatched(action)
             return
-        self._finish_task(run, task, action.outcome)
+        self._finish_task(run, task, action.outcome, action)
 
     def _run_outcome(self, action: act.RunOutcome) -> None:
         run = self._select(action.run, action.at)

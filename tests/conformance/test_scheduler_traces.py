@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from tests.conformance.traces import build, last_instant, needs_assets, trace
+from tests.conformance.traces import build, last_instant, needs_partitions, trace
 
 FAMILY = "scheduler_traces"
 
 
 def select_case(case: dict[str, Any]) -> tuple[Any, ...]:
-    if needs_assets(case):
+    if needs_partitions(case):
         return (
-            pytest.mark.xfail(strict=True, reason="asset and partition scheduling: issues 3-4"),
+            pytest.mark.xfail(strict=True, reason="partitioned asset scheduling: issue 4"),
         )
     return ()
 

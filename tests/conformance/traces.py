@@ -2,133 +2,183 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
 from explorer.engine import actions as act
-from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
+from explorer.engine.assets.spec import condition_from_spec, is_condition_spec
+from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 from explorer.engine.ticks import ExplicitCadence, NoCadence
-from explorer.engine.timetables import Timetable, timetable_from_schedule, timetable_from_spec
+from explorer.engine.timetables import (
+    AssetOrTimeSchedule,
+    AssetTriggeredTimetable,
+    Timetable,
+    timetable_from_schedule,
+    timetable_from_spec,
+)
 from tests.conformance.vectors import _args, duration, fmt, instant
 
-ASSET_KEYS = {"asset", "asset_ref", "alias", "all", "any"}
-ASSET_TIMETABLES = {"AssetOrTimeSchedule", "PartitionedAssetTimetable", "PartitionedAtRuntime"}
+PARTITION_TIMETABLES = {
+    "PartitionedAssetTimetable",
+    "PartitionedAtRuntime",
+    "CronPartitionTimetable",
+}
 
 
-def needs_assets(case: dict[str, Any]) -> bool:
-    """True when the case uses a feature of the asset or partition issues."""
+def needs_partitions(case: dict[str, Any]) -> bool:
+    """True when the case uses a feature of the partition issue (keys, mappers, requests)."""
     for dag in case["dags"]:
         schedule = dag["schedule"]
-        if isinstance(schedule, list):
+        if isinstance(schedule, dict) and schedule.get("timetable") in PARTITION_TIMETABLES:
             return True
-        if isinstance(schedule, dict) and (ASSET_KEYS & set(schedule)):
-            return True
-        if isinstance(schedule, dict) and schedule.get("timetable") in ASSET_TIMETABLES:
-            return True
-        if any(task["outlets"] for task in dag["tasks"]):
-            return True
-    return any(step["do"] == "asset_event" for step in case["script"])
+    return any(
+        step["do"] == "trigger" and step.get("partition_key") is not None
+        for step in case["script"]
+    )
 
 
-def _timetable(dag: dict[str, Any]) -> Timetable:
-    schedule = dag["schedule"]
-    tz = dag["timezone"]
-    if isinstance(schedule, dict) and "timetable" in schedule:
-        return timetable_from_spec(
-            schedule["timetable"], _args(schedule.get("args", {})), dag_timezone=tz
+def _timetable(schedule: Any, tz: str) -> Timetable:
+    if is_condition_spec(schedule):
+        return AssetTriggeredTimetable(condition_from_spec(schedule))
+    if isinstance(schedule, dict) and schedule.get("timetable") == "AssetOrTimeSchedule":
+        args = schedule["args"]
+        return AssetOrTimeSchedule(
+            timetable=_timetable(args["timetable"], tz),
+            assets=condition_from_spec(args["assets"]),
         )
+    if isinstance(schedule, dict) and "timetable" in schedule:
+        args = _args(schedule.get("args", {}))
+        return timetable_from_spec(schedule["timetable"], args, dag_timezone=tz)
     if isinstance(schedule, dict):
         schedule = duration(schedule)
     return timetable_from_schedule(schedule, dag_timezone=tz)
 
 
+def _key(node: dict[str, Any]) -> AssetKey:
+    return AssetKey(node["name"], node["uri"])
+
+
+def _outlet(node: dict[str, Any]) -> AssetKey | RefNode | AliasNode:
+    if "asset" in node:
+        return _key(node["asset"])
+    if "asset_ref" in node:
+        return RefNode(**node["asset_ref"])
+    return AliasNode(node["alias"]["name"])
+
+
+def _extra(value: dict[str, Any] | None) -> tuple[tuple[str, object], ...]:
+    return tuple(sorted((value or {}).items()))
+
+
+def _tasks(dag: dict[str, Any], rules: dict[tuple[str, str], Any]) -> tuple[TaskSpec, ...]:
+    tasks = []
+    for task in dag["tasks"]:
+        rule = rules.get((dag["dag_id"], task["task_id"]))
+        outlets = tuple(_outlet(o) for o in task["outlets"])
+        if rule is None:
+            tasks.append(TaskSpec(task["task_id"], hold=True, outlets=outlets))
+            continue
+        outcome = "failed" if rule["outcome"] == "failed" else "success"
+        after = timedelta(seconds=rule["after_seconds"])
+        tasks.append(TaskSpec(task["task_id"], after, outcome, outlets=outlets))
+    return tuple(tasks)
+
+
+def _step(step: dict[str, Any]) -> act.Action | None:
+    do = step["do"]
+    at = instant(step["at"])
+    if do == "tick":
+        return None
+    if do == "parse":
+        ids = step.get("dag_ids")
+        return act.Deploy(at=at, dag_ids=tuple(ids) if ids else None)
+    if do in ("pause", "unpause"):
+        cls = act.Pause if do == "pause" else act.Unpause
+        return cls(at=at, dag_id=step["dag_id"])
+    if do == "trigger":
+        return act.Trigger(
+            at=at,
+            dag_id=step["dag_id"],
+            logical_date=instant(step.get("logical_date")),
+            partition_key=step.get("partition_key"),
+        )
+    if do in ("task_success", "task_failed"):
+        keys = step.get("partition_keys")
+        aliases = step.get("alias_events")
+        return act.TaskFinish(
+            at=at,
+            run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
+            task_id=step["task_id"],
+            outcome="success" if do == "task_success" else "failed",
+            partition_keys=None if keys is None else tuple(keys),
+            alias_events=None
+            if aliases is None
+            else tuple(
+                AliasEmission(a["alias"], _key(a["asset"]), _extra(a.get("extra")))
+                for a in aliases
+            ),
+        )
+    if do in ("run_success", "run_failed"):
+        return act.RunOutcome(
+            at=at,
+            run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
+            outcome="success" if do == "run_success" else "failed",
+        )
+    if do == "asset_event":
+        return act.ExternalEvent(
+            at=at,
+            asset=_key(step["asset"]),
+            partition_key=step.get("partition_key"),
+            extra=_extra(step.get("extra")),
+        )
+    raise AssertionError(f"step {do!r} is not translated yet")
+
+
 def build(case: dict[str, Any]) -> Simulation:
     rules = {(r["dag_id"], r["task_id"]): r for r in case.get("auto_tasks", [])}
-    dags = []
-    script: list[act.Action] = []
-    for dag in case["dags"]:
-        tasks = []
-        for task in dag["tasks"]:
-            rule = rules.get((dag["dag_id"], task["task_id"]))
-            if rule is None:
-                tasks.append(TaskSpec(task["task_id"], hold=True))
-                continue
-            outcome = "failed" if rule["outcome"] == "failed" else "success"
-            tasks.append(
-                TaskSpec(task["task_id"], timedelta(seconds=rule["after_seconds"]), outcome)
-            )
-        dags.append(
-            DagSpec(
-                dag_id=dag["dag_id"],
-                timetable=_timetable(dag),
-                start_date=instant(dag["start_date"]),
-                end_date=instant(dag["end_date"]),
-                timezone=dag["timezone"],
-                catchup=dag["catchup"],
-                max_active_runs=dag["max_active_runs"],
-                is_paused_upon_creation=dag["paused_at_deploy"],
-                tasks=tuple(tasks),
-            )
+    dags = [
+        DagSpec(
+            dag_id=dag["dag_id"],
+            timetable=_timetable(dag["schedule"], dag["timezone"]),
+            start_date=instant(dag["start_date"]),
+            end_date=instant(dag["end_date"]),
+            timezone=dag["timezone"],
+            catchup=dag["catchup"],
+            max_active_runs=dag["max_active_runs"],
+            is_paused_upon_creation=dag["paused_at_deploy"],
+            tasks=_tasks(dag, rules),
         )
+        for dag in case["dags"]
+    ]
     first = min(instant(s.get("at") or s["from"]) for s in case["script"])
-    for rule in case.get("auto_tasks", []):
-        for nth in rule.get("skip_nth", []):
-            script.append(
-                act.Override(
-                    at=first,
-                    run=act.RunSelector(rule["dag_id"], nth=nth),
-                    task_id=rule["task_id"],
-                    hold=True,
-                )
-            )
+    script: list[act.Action] = [
+        act.Override(
+            at=first,
+            run=act.RunSelector(rule["dag_id"], nth=nth),
+            task_id=rule["task_id"],
+            hold=True,
+        )
+        for rule in case.get("auto_tasks", [])
+        for nth in rule.get("skip_nth", [])
+    ]
     ticks = []
     for step in case["script"]:
-        do = step["do"]
-        if do == "ticks":
+        if step["do"] == "ticks":
             t, end = instant(step["from"]), instant(step["to"])
             while t <= end:
                 ticks.append(t)
                 t += timedelta(seconds=step["every_seconds"])
             continue
-        at = instant(step["at"])
-        if do == "tick":
-            ticks.append(at)
-        elif do == "parse":
-            ids = step.get("dag_ids")
-            script.append(act.Deploy(at=at, dag_ids=tuple(ids) if ids else None))
-        elif do in ("pause", "unpause"):
-            cls = act.Pause if do == "pause" else act.Unpause
-            script.append(cls(at=at, dag_id=step["dag_id"]))
-        elif do == "trigger":
-            script.append(
-                act.Trigger(
-                    at=at,
-                    dag_id=step["dag_id"],
-                    logical_date=instant(step.get("logical_date")),
-                    partition_key=step.get("partition_key"),
-                )
-            )
-        elif do in ("task_success", "task_failed"):
-            script.append(
-                act.TaskFinish(
-                    at=at,
-                    run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
-                    task_id=step["task_id"],
-                    outcome="success" if do == "task_success" else "failed",
-                )
-            )
-        elif do in ("run_success", "run_failed"):
-            script.append(
-                act.RunOutcome(
-                    at=at,
-                    run=act.RunSelector(step["dag_id"], nth=step["run"]["nth"]),
-                    outcome="success" if do == "run_success" else "failed",
-                )
-            )
-        else:
-            raise AssertionError(f"step {do!r} is not translated yet")
+        if step["do"] == "tick":
+            ticks.append(instant(step["at"]))
+        action = _step(step)
+        if action is not None:
+            script.append(action)
     return Simulation(
         dags,
         start=first,
@@ -139,11 +189,53 @@ def build(case: dict[str, Any]) -> Simulation:
     )
 
 
-def _run(run: DagRun) -> dict[str, Any]:
-    random = (
-        8 if run.run_id.startswith(("asset_triggered__",)) or (run.run_id.count("__") >= 2) else 0
+def _source(source: EventSource) -> dict[str, Any]:
+    if source.kind == "task":
+        return {
+            "kind": "task",
+            "dag_id": source.dag_id,
+            "task_id": source.task_id,
+            "run_nth": source.run_nth,
+        }
+    return {"kind": source.kind}
+
+
+def _event(event: AssetEvent) -> dict[str, Any]:
+    return {
+        "asset": {"name": event.asset.name, "uri": event.asset.uri},
+        "timestamp": fmt(event.timestamp),
+        "partition_key": event.partition_key,
+        "source": _source(event.source),
+        "via_aliases": list(event.via_aliases),
+        "extra": event.extra,
+    }
+
+
+def _event_order(event: AssetEvent) -> tuple[Any, ...]:
+    """README 7.6: timestamp, asset name, uri, partition key (null first), aliases, source."""
+    return (
+        event.timestamp,
+        event.asset.name,
+        event.asset.uri,
+        event.partition_key is not None,
+        event.partition_key or "",
+        list(event.via_aliases),
+        json.dumps(_source(event.source), sort_keys=True),
     )
+
+
+def _run(run: DagRun, index: dict[int, int], events: list[AssetEvent]) -> dict[str, Any]:
+    random = 8 if run.run_id.startswith("asset_triggered__") or run.run_id.count("__") >= 2 else 0
     interval = run.data_interval
+    consumed = [
+        {
+            "event": index[i],
+            "asset": {"name": events[i].asset.name, "uri": events[i].asset.uri},
+            "timestamp": fmt(events[i].timestamp),
+            "partition_key": events[i].partition_key,
+        }
+        for i in run.consumed_asset_events
+    ]
     return {
         "dag_id": run.dag_id,
         "nth": run.nth,
@@ -159,32 +251,52 @@ def _run(run: DagRun) -> dict[str, Any]:
         "partition_date": fmt(run.partition_date),
         "created_at": fmt(run.created_at),
         "states": [{"state": s, "at": fmt(at)} for s, at in run.states],
-        "consumed_asset_events": [],
+        "consumed_asset_events": sorted(consumed, key=lambda e: e["event"]),
+    }
+
+
+def _dag(dag: Any) -> dict[str, Any]:
+    info = dag.next_run
+    interval = info.data_interval if info else None
+    return {
+        "is_paused": dag.is_paused,
+        "next_dagrun_logical_date": fmt(info.logical_date if info else None),
+        "next_dagrun_data_interval_start": fmt(interval.start if interval else None),
+        "next_dagrun_data_interval_end": fmt(interval.end if interval else None),
+        "next_dagrun_run_after": fmt(info.run_after if info else None),
+        "next_dagrun_partition_key": info.partition_key if info else None,
+        "next_dagrun_partition_date": fmt(info.partition_date if info else None),
+        "exceeds_max_active_runs": dag.exceeds_max_active_runs,
     }
 
 
 def trace(sim: Simulation, final_time: Any) -> dict[str, Any]:
     runs = sorted(sim.runs, key=lambda r: (r.created_at, r.dag_id, r.nth))
-    dags = {}
-    for dag_id, dag in sim.dags.items():
-        info = dag.next_run
-        interval = info.data_interval if info else None
-        dags[dag_id] = {
-            "is_paused": dag.is_paused,
-            "next_dagrun_logical_date": fmt(info.logical_date if info else None),
-            "next_dagrun_data_interval_start": fmt(interval.start if interval else None),
-            "next_dagrun_data_interval_end": fmt(interval.end if interval else None),
-            "next_dagrun_run_after": fmt(info.run_after if info else None),
-            "next_dagrun_partition_key": info.partition_key if info else None,
-            "next_dagrun_partition_date": fmt(info.partition_date if info else None),
-            "exceeds_max_active_runs": dag.exceeds_max_active_runs,
-        }
+    events = sim.state.assets.events
+    ordered = sorted(events, key=_event_order)
+    index = {event.id: i for i, event in enumerate(ordered)}
+    queued = sorted(
+        (
+            {
+                "dag_id": dag_id,
+                "asset": {"name": key.name, "uri": key.uri},
+                "created_at": fmt(created),
+            }
+            for dag_id, dag in sim.dags.items()
+            for key, created in dag.adrq.items()
+        ),
+        key=lambda q: (q["dag_id"], q["asset"]["name"], q["asset"]["uri"]),
+    )
     return {
         "final_time": fmt(final_time),
-        "runs": [_run(r) for r in runs],
-        "asset_events": [],
+        "runs": [_run(r, index, events) for r in runs],
+        "asset_events": [_event(e) for e in ordered],
         "audit_log": [],
-        "at_end": {"dags": dags, "queued_asset_events": [], "partition_requests": []},
+        "at_end": {
+            "dags": {dag_id: _dag(dag) for dag_id, dag in sim.dags.items()},
+            "queued_asset_events": queued,
+            "partition_requests": [],
+        },
     }
 
 

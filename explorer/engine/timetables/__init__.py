@@ -12,6 +12,7 @@ from explorer.engine.timetables.interval import (
     DeltaDataIntervalTimetable,
 )
 from explorer.engine.timetables.simple import (
+    AssetOrTimeSchedule,
     AssetTriggeredTimetable,
     ContinuousTimetable,
     NullTimetable,
@@ -27,6 +28,7 @@ from explorer.engine.timetables.trigger import (
 
 __all__ = [
     "TIMETABLE_ARGS",
+    "AssetOrTimeSchedule",
     "AssetTriggeredTimetable",
     "ContinuousTimetable",
     "CronDataIntervalTimetable",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from datetime import datetime
 
+from explorer.engine.assets.condition import Condition
 from explorer.engine.errors import ScheduleError
 from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
 
@@ -36,6 +37,8 @@ class Timetable(ABC):
     active_runs_limit: int | None = None
     #: Asset-driven timetables are handled by the asset rules, not by next_dagrun_info.
     asset_triggered: bool = False
+    #: The condition of asset-driven timetables (AssetTriggered, AssetOrTime, Partitioned).
+    asset_condition: Condition | None = None
 
     @property
     def name(self) -> str:

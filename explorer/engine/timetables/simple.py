@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from explorer.engine.timetables.base import Timetable
-from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
+from explorer.engine.assets.condition import Condition
+from explorer.engine.timetables.base import Timetable, TimetableError
+from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
 
 
 class NullTimetable(Timetable):
@@ -103,9 +104,16 @@ class AssetTriggeredTimetable(Timetable):
     periodic = False
     asset_triggered = True
 
+    def __init__(self, condition: Condition) -> None:
+        self.asset_condition: Condition = condition
+
     @property
     def summary(self) -> str:
         return "Asset"
+
+    @property
+    def description(self) -> str:
+        return "Triggered by assets"
 
     def next_dagrun_info(
         self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
@@ -114,3 +122,38 @@ class AssetTriggeredTimetable(Timetable):
 
     def next_changes_after(self, now: datetime) -> datetime | None:
         return None
+
+
+class AssetOrTimeSchedule(Timetable):
+    """``AssetOrTimeSchedule(timetable=..., assets=...)``: the clock side is the inner
+    timetable's, the asset side follows the AS rules (TT-15)."""
+
+    asset_triggered = True
+
+    def __init__(self, *, timetable: Timetable, assets: Condition) -> None:
+        if timetable.asset_triggered:
+            raise TimetableError("AssetOrTimeSchedule cannot nest an asset-driven timetable")
+        self.timetable = timetable
+        self.asset_condition: Condition = assets
+        self.periodic = timetable.periodic
+        self.can_be_scheduled = timetable.can_be_scheduled
+        self.active_runs_limit = timetable.active_runs_limit
+
+    @property
+    def summary(self) -> str:
+        return f"Asset or {self.timetable.summary}"
+
+    @property
+    def description(self) -> str:
+        return f"Triggered by assets or {self.timetable.description}"
+
+    def next_dagrun_info(
+        self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> DagRunInfo | None:
+        return self.timetable.next_dagrun_info(last=last, restriction=restriction, now=now)
+
+    def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
+        return self.timetable.infer_manual_data_interval(run_after=run_after)
+
+    def next_changes_after(self, now: datetime) -> datetime | None:
+        return self.timetable.next_changes_after(now)

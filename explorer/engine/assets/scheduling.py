@@ -1,0 +1,236 @@
+"""The asset rules of the scheduler: events, queues, asset-triggered runs (AS-1..AS-10).
+
+Functions over a :class:`~explorer.engine.simulation.Simulation`; the loop
+calls them at the places Airflow does (task success, the REST API, step 3
+of a scheduler loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from explorer.engine.assets.condition import AssetKey, evaluate
+from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.dag import AliasEmission
+from explorer.engine.dagstate import DagState
+from explorer.engine.runs import DagRun, TaskInstance
+from explorer.engine.types import DagRunInfo
+
+if TYPE_CHECKING:
+    from explorer.engine.simulation import Simulation
+
+__all__ = [
+    "activate_assets",
+    "asset_runs_due",
+    "condition_ready",
+    "create_asset_run",
+    "emit_task_events",
+    "ready_asset_dags",
+    "record_event",
+]
+
+
+def activate_assets(sim: Simulation, dag: DagState, at: datetime) -> None:
+    """At parse, the assets a DAG references become known and, unless they conflict, active.
+
+    URI-2: among active assets names and uris are unique; an asset reusing an
+    active name or uri with another partner stays inactive. Airflow's choice
+    of winner depends on processing order; ours is first declared wins.
+    """
+    store = sim.state.assets
+    keys: list[AssetKey] = sorted(dag.direct_assets)
+    for task in dag.spec.tasks:
+        keys.extend(o for o in task.outlets if isinstance(o, AssetKey))
+    for key in keys:
+        if key in store.active:
+            continue
+        rival = next((k for k, on in store.active.items() if on and k != key and (
+            k.name == key.name or k.uri == key.uri)), None)
+        store.active[key] = rival is None
+        if rival is not None:
+            sim._warn(
+                f"asset conflict: {key.label()} reuses the "
+                f"{'name' if rival.name == key.name else 'uri'} of active asset "
+                f"{rival.label()}; it stays inactive (ASSET_CONFLICT, URI-2): its producers "
+                "emit nothing and references do not resolve to it"
+            )
+    if dag.direct_assets and dag.assets_first_seen is None:
+        dag.assets_first_seen = at
+
+
+def record_event(
+    sim: Simulation,
+    key: AssetKey,
+    *,
+    source: EventSource,
+    partition_key: str | None = None,
+    partition_date: datetime | None = None,
+    extra: dict[str, Any] | None = None,
+    via_aliases: tuple[str, ...] = (),
+    wrote_data: bool = True,
+) -> AssetEvent:
+    """``AssetManager.register_asset_change``: store the event, then queue consumers (AS-2)."""
+    st = sim.state
+    event = AssetEvent(
+        id=len(st.assets.events),
+        asset=key,
+        timestamp=st.now,
+        source=source,
+        partition_key=partition_key,
+        partition_date=partition_date,
+        extra=dict(extra or {}),
+        via_aliases=tuple(sorted(via_aliases)),
+        wrote_data=wrote_data,
+    )
+    st.assets.add(event)
+    st.dirty = True
+    for dag in st.dags.values():
+        if not dag.deployed or dag.is_paused or dag.spec.timetable.asset_condition is None:
+            continue
+        if not dag.listens_to(key, event.via_aliases):
+            continue
+        if dag.spec.timetable.partitioned:
+            if partition_key is None:
+                _audit(sim, "missing partition key", [dag.dag_id], event)
+            else:
+                from explorer.engine.partitions.queue import queue_partitioned_event
+
+                queue_partitioned_event(sim, dag, event)
+        elif partition_key is None:
+            dag.adrq.setdefault(key, st.now)  # the first event since last cleared (AS-2)
+            st.asset_queued.add(dag.dag_id)
+    sim._emit("asset_event", None, None, key.label())
+    return event
+
+
+def _audit(sim: Simulation, what: str, dag_ids: list[str], event: AssetEvent,
+           **fields: Any) -> None:
+    sim.state.audit_log.append({"at": sim.state.now, "event": what, "dag_ids": dag_ids,
+                                "source": event.source, "event_id": event.id, **fields})
+
+
+def emit_task_events(
+    sim: Simulation,
+    run: DagRun,
+    task: TaskInstance,
+    *,
+    partition_keys: tuple[str, ...] | None,
+    alias_events: tuple[AliasEmission, ...] | None,
+) -> None:
+    """A task reached SUCCESS: one event per active outlet and key, plus alias emissions (AS-1).
+
+    Keys: each distinct key given to ``add_partitions``, else the run's own
+    (PT-1); the run's partition_date rides along only with the run's key.
+    """
+    st = sim.state
+    spec = next(t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id)
+    keys = partition_keys if partition_keys is not None else spec.partition_keys
+    emissions = alias_events if alias_events is not None else spec.alias_events
+    wrote = task.outcome != "success_no_data"
+    source = EventSource("task", run.dag_id, task.task_id, run.run_id, run.nth)
+    for outlet in spec.outlets:
+        if isinstance(outlet, AssetKey):
+            key: AssetKey | None = outlet
+        elif hasattr(outlet, "matches"):  # Asset.ref outlet: the active asset it names
+            key = st.assets.resolve_ref(outlet)  # type: ignore[arg-type]
+            if key is None:
+                sim._warn(f"{run.run_id}.{task.task_id}: outlet {outlet.label()} resolves to "  # type: ignore[union-attr]
+                          "no active asset; nothing is emitted")
+                continue
+        else:
+            continue  # an alias emits only what the task adds through it (AS-9)
+        if not st.assets.active.get(key, True):
+            sim._warn(f"{run.run_id}.{task.task_id}: outlet {key.label()} is an inactive asset "
+                      "(URI-2 conflict); no event is emitted")
+            continue
+        for pk in _distinct(keys) if keys else (run.partition_key,):
+            date = run.partition_date if pk == run.partition_key else None
+            record_event(sim, key, source=source, partition_key=pk, partition_date=date,
+                         wrote_data=wrote)
+    _emit_through_aliases(sim, run, emissions, source, wrote)
+
+
+def _emit_through_aliases(sim: Simulation, run: DagRun, emissions: Iterable[AliasEmission],
+                          source: EventSource, wrote: bool) -> None:
+    """One event per (asset, extra); equal extras through several aliases share it (AS-9)."""
+    grouped: dict[tuple[AssetKey, tuple[tuple[str, object], ...]], list[str]] = {}
+    for emission in emissions:
+        grouped.setdefault((emission.asset, emission.extra), []).append(emission.alias)
+    for (key, extra), aliases in grouped.items():
+        sim.state.assets.active.setdefault(key, True)  # created on the fly if unknown
+        record_event(sim, key, source=source, partition_key=run.partition_key,
+                     extra=dict(extra), via_aliases=tuple(aliases), wrote_data=wrote)
+
+
+def _distinct(keys: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(keys))
+
+
+def condition_ready(sim: Simulation, dag: DagState) -> bool:
+    """AS-3 over the DAG's queue rows."""
+    cond = dag.spec.timetable.asset_condition
+    if cond is None or not dag.adrq:
+        return False
+    store = sim.state.assets
+    return evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
+
+
+def ready_asset_dags(sim: Simulation) -> list[DagState]:
+    """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs."""
+    st = sim.state
+    ready = []
+    for dag_id in sorted(st.asset_queued, key=lambda d: st.dags[d].order):
+        dag = st.dags[dag_id]
+        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
+            continue
+        if not condition_ready(sim, dag):
+            continue
+        # AS-4: the live count includes every active run, backfills too (SCH-5).
+        if dag.active_runs(include_backfill=True) >= dag.spec.max_active_runs:
+            continue
+        ready.append(dag)
+    return ready
+
+
+def asset_runs_due(sim: Simulation) -> bool:
+    return bool(ready_asset_dags(sim)) if sim.state.asset_queued else False
+
+
+def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
+    """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
+    st = sim.state
+    triggered = max(dag.adrq.values())
+    previous = [r.run_after for r in dag.runs
+                if r.run_type == "asset_triggered" and r.run_after < triggered]
+    floor: datetime | None
+    if previous:
+        floor = max(previous)
+    elif not dag.spec.catchup:
+        floor = dag.assets_first_seen  # None when no asset is named directly: all history
+    else:
+        floor = None
+    consumed = consumed_events(sim, dag, floor, triggered)
+    info = DagRunInfo(run_after=triggered, data_interval=None)
+    run = sim._new_run(dag, run_type="asset_triggered", triggered_by="asset", info=info,
+                       logical_date=None, now=now)
+    run.consumed_asset_events = [e.id for e in consumed]
+    dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
+    st.asset_queued.discard(dag.dag_id)
+    sim._emit("run_created", dag.dag_id, run)
+    return run
+
+
+def consumed_events(sim: Simulation, dag: DagState, floor: datetime | None,
+                    upto: datetime) -> list[AssetEvent]:
+    """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
+    store = sim.state.assets
+    chosen: dict[int, AssetEvent] = {}
+    for key in dag.direct_assets:
+        for event in store.between(store.by_asset.get(key, []), floor, upto):
+            chosen[event.id] = event
+    for alias in dag.schedule_aliases:
+        for event in store.between(store.by_alias.get(alias, []), floor, upto):
+            chosen[event.id] = event
+    return sorted(chosen.values(), key=lambda e: (e.timestamp, e.id))

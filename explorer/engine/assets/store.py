@@ -1,0 +1,91 @@
+"""Asset events and what the scheduler keeps about assets (AS-1, AS-2, AS-9, URI-2).
+
+Mirrors the tables the asset rules read: the event log, the active assets,
+alias resolutions (alias → assets emitted through it), and per consumer the
+queue rows (``asset_dag_run_queue``: at most one per asset and consumer,
+holding the time of the first event since it was last cleared).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from explorer.engine.assets.condition import AssetKey, RefNode
+
+__all__ = ["AssetEvent", "AssetStore", "EventSource"]
+
+
+@dataclass(frozen=True, slots=True)
+class EventSource:
+    """Who emitted an event: a task of a run, the REST API, or a watcher (WA-3)."""
+
+    kind: Literal["task", "rest_api", "watcher"]
+    dag_id: str | None = None
+    task_id: str | None = None
+    run_id: str | None = None
+    run_nth: int | None = None
+    watcher: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AssetEvent:
+    """One ``AssetEvent`` row. ``wrote_data`` is the simulator's own: Airflow cannot know."""
+
+    id: int
+    asset: AssetKey
+    timestamp: datetime
+    source: EventSource
+    partition_key: str | None = None
+    partition_date: datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    via_aliases: tuple[str, ...] = ()
+    wrote_data: bool = True
+
+
+@dataclass(slots=True)
+class AssetStore:
+    """The event log with per-asset and per-alias indexes (events arrive in time order)."""
+
+    events: list[AssetEvent] = field(default_factory=list)
+    by_asset: dict[AssetKey, list[AssetEvent]] = field(default_factory=dict)
+    by_alias: dict[str, list[AssetEvent]] = field(default_factory=dict)
+    #: alias name → assets emitted through it, in first-emission order (AS-9).
+    alias_assets: dict[str, list[AssetKey]] = field(default_factory=dict)
+    #: every asset the deployment knows, with its active flag (URI-2).
+    active: dict[AssetKey, bool] = field(default_factory=dict)
+
+    def add(self, event: AssetEvent) -> None:
+        self.events.append(event)
+        self.by_asset.setdefault(event.asset, []).append(event)
+        self.active.setdefault(event.asset, True)
+        for alias in event.via_aliases:
+            self.by_alias.setdefault(alias, []).append(event)
+            resolved = self.alias_assets.setdefault(alias, [])
+            if event.asset not in resolved:
+                resolved.append(event.asset)
+
+    def resolve_ref(self, ref: RefNode) -> AssetKey | None:
+        """``Asset.ref`` → the active asset with that name (or uri), if any (AS-3)."""
+        for key, is_active in self.active.items():
+            if is_active and ref.matches(key):
+                return key
+        return None
+
+    def resolve_alias(self, name: str) -> tuple[AssetKey, ...]:
+        return tuple(self.alias_assets.get(name, ()))
+
+    def between(self, events: list[AssetEvent], floor: datetime | None,
+                upto: datetime) -> list[AssetEvent]:
+        """Events with ``floor < timestamp <= upto`` from a time-ordered list."""
+        stamps = [e.timestamp for e in events]
+        lo = 0 if floor is None else bisect_right(stamps, floor)
+        hi = bisect_right(stamps, upto)
+        return events[lo:hi]
+
+    def latest_before(self, key: AssetKey, at: datetime) -> AssetEvent | None:
+        events = self.by_asset.get(key, [])
+        index = bisect_left([e.timestamp for e in events], at)
+        return events[index - 1] if index else None

@@ -1,0 +1,85 @@
+"""Local readings, parsing and formatting of temporal partition keys (PT-6, DST-7).
+
+Temporal mappers work on *aware local* datetimes: a wall-clock reading in the
+mapper's zone with that zone attached, as Airflow's ``make_aware`` produces
+them. Keeping the reading (instead of a UTC instant) matters: normalizing to
+the start of a period and ``strftime`` act on the local fields, and ``%z``
+prints the offset the reading's ``fold`` selects.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+
+from explorer.engine.partitions.base import PartitionError
+from explorer.engine.tz import ZoneError, get_zone
+
+__all__ = ["in_zone", "instant", "localize", "parse_key", "render", "resolve_zone"]
+
+
+def resolve_zone(name: str) -> tuple[str, tzinfo]:
+    """The zone called ``name`` and the name Airflow records for it.
+
+    Airflow asks pendulum, which maps any spelling of ``utc`` to ``UTC`` and
+    refuses anything that is not an IANA key (``Z`` included).
+    """
+    if not isinstance(name, str):
+        raise PartitionError(f"timezone must be an IANA zone name, got {name!r}")
+    if name.lower() == "utc":
+        return "UTC", UTC
+    if name == "Z":
+        raise PartitionError("unknown time zone 'Z' (write 'UTC')")
+    try:
+        return name, get_zone(name)
+    except ZoneError as exc:
+        raise PartitionError(str(exc)) from exc
+
+
+def localize(wall: datetime, zone: tzinfo) -> datetime:
+    """Attach ``zone`` to the naive reading ``wall`` the way Airflow does (DST-1).
+
+    ``make_aware`` sets ``fold=1`` (a repeated reading means the later, standard
+    time instant) and pendulum's ``Timezone.convert`` moves a reading inside a
+    spring-forward gap forward by the gap (its fold is then 0 again).
+    """
+    wall = wall.replace(fold=1)
+    before = zone.utcoffset(wall.replace(fold=0))
+    after = zone.utcoffset(wall)
+    try:
+        if before is not None and after is not None and after > before:
+            wall = wall + (after - before)
+    except OverflowError as exc:
+        raise PartitionError(f"{wall.isoformat()} is out of range in {zone}") from exc
+    return wall.replace(tzinfo=zone)
+
+
+def instant(aware: datetime) -> datetime:
+    """The UTC instant of an aware local reading."""
+    try:
+        return aware.astimezone(UTC)
+    except OverflowError as exc:
+        raise PartitionError(f"{aware.isoformat()} has no instant in range") from exc
+
+
+def in_zone(aware: datetime, zone: tzinfo) -> datetime:
+    """An aware datetime read in ``zone`` (the ``%z`` key case of PT-6)."""
+    try:
+        return aware.astimezone(zone)
+    except OverflowError as exc:
+        raise PartitionError(f"{aware.isoformat()} is out of range in {zone}") from exc
+
+
+def parse_key(key: str, fmt: str) -> datetime:
+    """Python's own ``strptime``: unpadded numbers, any Unicode digits, ``%z`` = Z/+0000/+05:30."""
+    try:
+        return datetime.strptime(key, fmt)  # noqa: DTZ007 (a wall reading; %z may make it aware)
+    except ValueError as exc:
+        raise PartitionError(f"partition key {key!r} does not match {fmt!r}: {exc}") from exc
+
+
+def render(value: datetime, fmt: str) -> str:
+    """``strftime``, with its refusals (odd characters, out-of-range years) as PartitionError."""
+    try:
+        return value.strftime(fmt)
+    except ValueError as exc:
+        raise PartitionError(f"cannot format {value.isoformat()} with {fmt!r}: {exc}") from exc

@@ -84,12 +84,12 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
     checks.append(
         Condition("timetable", None, f"{table.name} ({table.summary}): {table.description}", "TT-1")
     )
-    if table.asset_triggered or not table.can_be_scheduled:
-        why = (
-            "asset-driven: runs come from asset events, not the clock"
-            if table.asset_triggered
-            else "no schedule: only manual runs"
-        )
+    if table.asset_condition is not None:
+        asset_verdict = _explain_assets(sim, dag, checks)
+        if not table.can_be_scheduled or table.name == "AssetTriggeredTimetable":
+            return Explanation(dag_id, now, asset_verdict, _queued(sim, dag, checks))
+    if not table.can_be_scheduled:
+        why = "no schedule: only manual runs"
         checks.append(Condition("scheduled runs", False, why, "TT-13"))
         return Explanation(dag_id, now, f"no scheduled runs: {why}", _queued(sim, dag, checks))
 
@@ -175,6 +175,68 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
             f"after {iso(info.run_after)}"
         )
     return Explanation(dag_id, now, verdict, _queued(sim, dag, checks))
+
+
+def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> str:
+    """AS-3..AS-6: the condition tree, the queue rows behind each leaf, what is missing."""
+    from explorer.engine.assets.scheduling import consumed_events
+    from explorer.engine.pending import condition_status, leaves
+
+    tree = condition_status(sim, dag)
+    assert tree is not None
+    paused = "paused: events queue nothing for it (AS-8)" if dag.is_paused else "not paused"
+    checks.append(Condition("paused", not dag.is_paused, paused, "SCH-6"))
+    for leaf in leaves(tree):
+        if leaf["satisfied"]:
+            detail = (
+                f"{leaf['label']}: updated, first event since the last run at "
+                f"{leaf['queued_at']} (event #{leaf['event']}, from {leaf['source']})"
+            )
+        elif leaf["kind"] == "asset_ref" and leaf.get("resolves_to") is None:
+            detail = f"{leaf['label']}: resolves to no active asset (AS-10)"
+        elif leaf["kind"] == "alias" and not leaf.get("resolves_to"):
+            detail = f"{leaf['label']}: nothing emitted through it yet, so false (AS-9)"
+        else:
+            detail = f"{leaf['label']}: waiting for an event"
+        checks.append(Condition("asset", leaf["satisfied"], detail, "AS-3"))
+    active = dag.active_runs(include_backfill=True)
+    limit_ok = active < dag.spec.max_active_runs
+    room = (
+        "room for a run"
+        if limit_ok
+        else "a ready condition waits, rows kept, until a run ends (AS-6)"
+    )
+    checks.append(
+        Condition(
+            "max_active_runs", limit_ok, f"{active} of {dag.spec.max_active_runs} active; {room}",
+            "AS-4",
+        )
+    )
+    if not tree["satisfied"]:
+        missing = [leaf["label"] for leaf in leaves(tree) if not leaf["satisfied"]]
+        return "waiting: the condition is not met; missing " + ", ".join(missing)
+    triggered = max(dag.adrq.values())
+    previous = [
+        r.run_after for r in dag.runs if r.run_type == "asset_triggered" and r.run_after < triggered
+    ]
+    floor = max(previous) if previous else (None if dag.spec.catchup else dag.assets_first_seen)
+    events = consumed_events(sim, dag, floor, triggered)
+    listed = ", ".join(f"{e.asset.name}@{iso(e.timestamp)}" for e in events[:8])
+    more = " ..." if len(events) > 8 else ""
+    checks.append(
+        Condition(
+            "next run",
+            None,
+            f"run_after {iso(triggered)} (the newest queue row); it will consume "
+            f"{len(events)} event(s): {listed}{more}; later events wait for the next run (AS-5)",
+            "AS-4",
+        )
+    )
+    if dag.is_paused or not limit_ok:
+        return "blocked: the condition is met but the DAG is " + (
+            "paused" if dag.is_paused else "at max_active_runs"
+        )
+    return "ready: the next scheduler loop creates an asset-triggered run"
 
 
 def _no_next_reason(dag: DagState) -> str:

@@ -9,6 +9,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR, compute_alerts
+from explorer.engine.assets.condition import AssetKey
+from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.pending import pending_section
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 
@@ -57,7 +61,38 @@ def run_row(run: DagRun) -> dict[str, Any]:
     }
 
 
-def _run(run: DagRun) -> dict[str, Any]:
+def asset_ref(key: AssetKey) -> dict[str, str]:
+    return {"name": key.name, "uri": key.uri}
+
+
+def source_dict(source: EventSource) -> dict[str, Any]:
+    if source.kind == "task":
+        return {
+            "kind": "task",
+            "dag_id": source.dag_id,
+            "task_id": source.task_id,
+            "run_id": source.run_id,
+        }
+    if source.kind == "watcher":
+        return {"kind": "watcher", "watcher": source.watcher}
+    return {"kind": source.kind}
+
+
+def event_dict(event: AssetEvent) -> dict[str, Any]:
+    return {
+        "id": event.id,
+        "asset": asset_ref(event.asset),
+        "timestamp": iso(event.timestamp),
+        "partition_key": event.partition_key,
+        "partition_date": iso(event.partition_date),
+        "source": source_dict(event.source),
+        "via_aliases": list(event.via_aliases),
+        "extra": event.extra,
+        "wrote_data": event.wrote_data,
+    }
+
+
+def _run(run: DagRun, events: list[AssetEvent]) -> dict[str, Any]:
     row = run_row(run)
     row["states"] = [{"state": state, "at": iso(at)} for state, at in run.states]
     row["tasks"] = [
@@ -70,7 +105,16 @@ def _run(run: DagRun) -> dict[str, Any]:
         }
         for t in run.tasks
     ]
-    row["consumed_asset_events"] = []
+    row["consumed_asset_events"] = [
+        {
+            "event": i,
+            "asset": asset_ref(events[i].asset),
+            "timestamp": iso(events[i].timestamp),
+            "partition_key": events[i].partition_key,
+            "source": source_dict(events[i].source),
+        }
+        for i in run.consumed_asset_events
+    ]
     return row
 
 
@@ -96,15 +140,20 @@ def _dags(sim: Simulation) -> dict[str, Any]:
 
 
 def build_record(
-    sim: Simulation, *, until: datetime, extra_warnings: list[str] | None = None
+    sim: Simulation,
+    *,
+    until: datetime,
+    extra_warnings: list[str] | None = None,
+    silence_factor: float = DEFAULT_SILENCE_FACTOR,
 ) -> dict[str, Any]:
     """The JSON record of ``sim`` as it stands (runs in creation order)."""
+    events = sim.state.assets.events
     return {
         "until": iso(until),
-        "runs": [_run(run) for run in sim.runs],
-        "asset_events": [],
-        "pending": {},
-        "alerts": [],
+        "runs": [_run(run, events) for run in sim.runs],
+        "asset_events": [event_dict(e) for e in events],
+        "pending": pending_section(sim),
+        "alerts": [a.to_dict() for a in compute_alerts(sim, until, silence_factor)],
         "dags": _dags(sim),
         "warnings": [*(extra_warnings or []), *sim.warnings],
     }

@@ -72,11 +72,10 @@ _CLASS_NAMES: dict[str, str] = {"asset": "Asset", "dataset": "Dataset", "model":
 _C0_CONTROL_OR_SPACE = "".join(chr(code) for code in range(0x21))
 _REMOVED_EVERYWHERE = ("\t", "\r", "\n")
 _SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+-.")
-_USES_NETLOC = frozenset({
-    "ftp", "http", "gopher", "nntp", "telnet", "imap", "wais", "file", "mms", "https",
-    "shttp", "snews", "prospero", "rtsp", "rtsps", "rtspu", "rsync", "svn", "svn+ssh",
-    "sftp", "nfs", "git", "git+ssh", "ws", "wss",
-})
+_USES_NETLOC = frozenset(
+    "ftp http gopher nntp telnet imap wais file mms https shttp snews prospero rtsp rtsps"
+    " rtspu rsync svn svn+ssh sftp nfs git git+ssh ws wss".split()
+)
 _IPV_FUTURE = re.compile(r"\Av[a-fA-F0-9]+\..+\Z")
 
 
@@ -349,9 +348,8 @@ def _split(text: str) -> _Parts:
         url = url.replace(char, "")
     scheme = netloc = query = fragment = ""
     colon = url.find(":")
-    if colon > 0 and url[0].isascii() and url[0].isalpha() and (
-        all(char in _SCHEME_CHARS for char in url[:colon])
-    ):
+    starts_like_scheme = colon > 0 and url[0].isascii() and url[0].isalpha()
+    if starts_like_scheme and all(char in _SCHEME_CHARS for char in url[:colon]):
         scheme, url = url[:colon].lower(), url[colon + 1 :]
     if url[:2] == "//":
         end = min((i for i in (url.find(c, 2) for c in "/?#") if i >= 0), default=len(url))

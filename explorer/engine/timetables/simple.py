@@ -102,6 +102,7 @@ class AssetTriggeredTimetable(Timetable):
     """Asset-driven DAGs: ``next_dagrun_info`` is always None; the asset rules run them (TT-14)."""
 
     periodic = False
+    can_be_scheduled = False
     asset_triggered = True
 
     def __init__(self, condition: Condition) -> None:

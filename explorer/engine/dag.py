@@ -54,10 +54,14 @@ class TaskSpec:
     partition_keys: tuple[str, ...] = ()
     #: What the task emits through its alias outlets on success (AS-9).
     alias_events: tuple[AliasEmission, ...] = ()
+    #: Probability that a run of this task fails, drawn from the simulation's seed.
+    failure_rate: float = 0.0
 
     def __post_init__(self) -> None:
         if self.duration < timedelta(0):
             raise DagError(f"task {self.task_id!r}: duration must not be negative")
+        if not 0.0 <= self.failure_rate <= 1.0:
+            raise DagError(f"task {self.task_id!r}: failure_rate must be between 0 and 1")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ The engine never reads the wall clock; ``now`` is the simulated clock.
 from __future__ import annotations
 
 import copy
+import hashlib
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,8 @@ from typing import Any
 from explorer.engine import actions as act
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.assets.store import AssetStore, EventSource
-from explorer.engine.dag import DagSpec
+from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
+from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.runs import DagRun, RunType, TaskInstance, TriggeredBy, random_suffix
@@ -99,6 +101,7 @@ class _State:
     asset_queued: set[str] = field(default_factory=set)
     #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
     audit_log: list[dict[str, Any]] = field(default_factory=list)
+    watchers: WatcherState = field(default_factory=WatcherState)
 
 
 class Simulation:
@@ -120,6 +123,8 @@ class Simulation:
         deploy_at_start: bool = True,
         run_limit: int = 5_000_000,
         checkpoint_every: int = 2000,
+        watchers: Sequence[WatcherSpec] = (),
+        seed: int = 0,
     ) -> None:
         self.config = config or SchedulerConfig()
         self.start = start
@@ -131,6 +136,9 @@ class Simulation:
         else:
             self.parses = GridCadence(start, self.config.parse_interval)
         self.run_limit = run_limit
+        self.watchers = tuple(watchers)
+        #: Seed of the random task failures (``TaskSpec.failure_rate``): same seed, same record.
+        self.seed = seed
         self.specs = {d.dag_id: d for d in dags}
         if len(self.specs) != len(dags):
             raise EngineError("dag_id values must be unique")
@@ -211,6 +219,10 @@ class Simulation:
             candidates.append(self.script[st.script_index].at)
         if st.completions:
             candidates.append(st.completions[0][0])
+        if self.watchers:
+            poll = poll_due(self)
+            if poll is not None:
+                candidates.append(poll)
         tick = self._next_needed_tick()
         if tick is not None:
             candidates.append(tick)
@@ -358,7 +370,10 @@ class Simulation:
             action = self.script[st.script_index]
             st.script_index += 1
             self._apply(action)
-        # 3. a scheduler loop, if one happens now and anything may change
+        # 3. watchers polling now (the triggerer runs beside the scheduler)
+        if self.watchers:
+            run_watchers(self, t)
+        # 4. a scheduler loop, if one happens now and anything may change
         if self.ticks.contains(t) and st.last_tick != t:
             needed = self._next_needed_tick()
             if needed is not None and needed <= t:
@@ -518,7 +533,10 @@ class Simulation:
             backfill_id=backfill_id,
             backfill_sort_ordinal=sort_ordinal,
         )
-        run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in dag.spec.tasks]
+        run.tasks = [
+            TaskInstance(t.task_id, self._outcome(dag.dag_id, nth, t), held=t.hold)
+            for t in dag.spec.tasks
+        ]
         run.set_state("queued", now)
         dag.note_created(run)
         st.runs.append(run)
@@ -526,6 +544,15 @@ class Simulation:
         st.dirty = True
         self._resolve_overrides(run)
         return run
+
+    def _outcome(self, dag_id: str, nth: int, task: TaskSpec) -> TaskOutcome:
+        """The declared outcome, or a seeded random failure at ``failure_rate``."""
+        if task.failure_rate <= 0:
+            return task.outcome
+        draw = int.from_bytes(
+            hashlib.sha256(f"{self.seed}|{dag_id}|{nth}|{task.task_id}".encode()).digest()[:8],
+            "big") / 2**64
+        return "failed" if draw < task.failure_rate else task.outcome
 
     def _run_id(self, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int) -> str:
         """TT-21 / TT-16: the suffix is run_after; CronPartition DAGs add a random tail."""

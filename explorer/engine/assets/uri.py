@@ -72,10 +72,13 @@ _CLASS_NAMES: dict[str, str] = {"asset": "Asset", "dataset": "Dataset", "model":
 _C0_CONTROL_OR_SPACE = "".join(chr(code) for code in range(0x21))
 _REMOVED_EVERYWHERE = ("\t", "\r", "\n")
 _SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+-.")
-_USES_NETLOC = frozenset(
-    "ftp http gopher nntp telnet imap wais file mms https shttp snews prospero rtsp rtsps"
-    " rtspu rsync svn svn+ssh sftp nfs git git+ssh ws wss".split()
-)
+# fmt: off
+_USES_NETLOC = frozenset({
+    "ftp", "http", "gopher", "nntp", "telnet", "imap", "wais", "file", "mms", "https",
+    "shttp", "snews", "prospero", "rtsp", "rtsps", "rtspu", "rsync", "svn", "svn+ssh",
+    "sftp", "nfs", "git", "git+ssh", "ws", "wss",
+})
+# fmt: on
 _IPV_FUTURE = re.compile(r"\Av[a-fA-F0-9]+\..+\Z")
 
 

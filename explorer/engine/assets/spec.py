@@ -88,7 +88,7 @@ def condition_from_spec(
         if not isinstance(body, dict) or len(body) != 1 or next(iter(body)) not in ("name", "uri"):
             raise ConditionError("Asset.ref takes exactly one of name or uri", here)
         ref_value = next(iter(body.values()))
-        if not isinstance(ref_value, str) or not ref_value.strip():
+        if not isinstance(ref_value, str) or not ref_value:  # Airflow only checks truthiness
             raise ConditionError("Asset.ref needs a non-empty string", here)
         return RefNode(name=body.get("name"), uri=body.get("uri"))
     if not isinstance(body, dict) or not isinstance(body.get("name"), str) or not body["name"]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from explorer.engine import actions as act
 from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
 from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
 from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
@@ -102,6 +103,9 @@ class _State:
     #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
     audit_log: list[dict[str, Any]] = field(default_factory=list)
     watchers: WatcherState = field(default_factory=WatcherState)
+    #: Partition requests (APDR), every one ever opened, and the newest per (DAG, key).
+    partition_requests: list[PartitionRequest] = field(default_factory=list)
+    partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
 
 
 class Simulation:
@@ -382,7 +386,8 @@ class Simulation:
     def _tick(self, now: datetime) -> None:
         st = self.state
         st.last_tick = now
-        self._create_scheduled_runs(now)
+        partitioned = fire_partition_requests(self, now) if st.partition_requests else set()
+        self._create_scheduled_runs(now, skip=partitioned)
         capped = self._start_queued_runs(now)
         self._start_waiting_tasks(now)
         # A slot freed by a run finishing in this loop is used by the next one (SCH-1).
@@ -432,7 +437,7 @@ class Simulation:
         return dag.active_runs(include_backfill=False) >= dag.spec.max_active_runs
 
     # ---------------------------------------------------------- step 2 (SCH-2, SCH-3, SCH-9)
-    def _create_scheduled_runs(self, now: datetime) -> None:
+    def _create_scheduled_runs(self, now: datetime, skip: set[str] | None = None) -> None:
         st = self.state
         due: list[DagState] = []
         while st.due and st.due[0][0] <= now:
@@ -449,6 +454,11 @@ class Simulation:
             else:
                 self._reschedule(dag)
         asset_ready = asset_rules.ready_asset_dags(self) if st.asset_queued else []
+        if skip:  # SCH-1: a DAG that got a partition run this loop gets nothing else
+            for dag in [d for d in candidates if d.dag_id in skip]:
+                candidates.remove(dag)
+                self._reschedule(dag)
+            asset_ready = [d for d in asset_ready if d.dag_id not in skip]
         ready_ids = {d.dag_id for d in asset_ready}
         chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
         # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite

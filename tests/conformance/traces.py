@@ -7,7 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from explorer.engine import actions as act
-from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
+from explorer.engine.assets.condition import AliasNode, AssetKey, AssetNode, RefNode
+from explorer.engine.assets.condition import walk
 from explorer.engine.assets.spec import condition_from_spec, is_condition_spec
 from explorer.engine.assets.store import AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
@@ -21,26 +22,9 @@ from explorer.engine.timetables import (
     timetable_from_schedule,
     timetable_from_spec,
 )
+from explorer.engine.partitions import build_mapper
+from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from tests.conformance.vectors import _args, duration, fmt, instant
-
-PARTITION_TIMETABLES = {
-    "PartitionedAssetTimetable",
-    "PartitionedAtRuntime",
-    "CronPartitionTimetable",
-}
-
-
-def needs_partitions(case: dict[str, Any]) -> bool:
-    """True when the case uses a feature of the partition issue (keys, mappers, requests)."""
-    for dag in case["dags"]:
-        schedule = dag["schedule"]
-        if isinstance(schedule, dict) and schedule.get("timetable") in PARTITION_TIMETABLES:
-            return True
-    return any(
-        step["do"] == "trigger" and step.get("partition_key") is not None
-        for step in case["script"]
-    )
-
 
 def _timetable(schedule: Any, tz: str) -> Timetable:
     if is_condition_spec(schedule):
@@ -51,12 +35,29 @@ def _timetable(schedule: Any, tz: str) -> Timetable:
             timetable=_timetable(args["timetable"], tz),
             assets=condition_from_spec(args["assets"]),
         )
+    if isinstance(schedule, dict) and schedule.get("timetable") == "PartitionedAssetTimetable":
+        args = schedule["args"]
+        default = args.get("default_partition_mapper")
+        return PartitionedAssetTimetable(
+            assets=condition_from_spec(args["assets"]),
+            partition_mapper_config=[
+                (_node(entry["asset"]), build_mapper(entry["mapper"]))
+                for entry in args.get("partition_mapper_config") or []
+            ],
+            default_partition_mapper=None if default is None else build_mapper(default),
+        )
     if isinstance(schedule, dict) and "timetable" in schedule:
         args = _args(schedule.get("args", {}))
         return timetable_from_spec(schedule["timetable"], args, dag_timezone=tz)
     if isinstance(schedule, dict):
         schedule = duration(schedule)
     return timetable_from_schedule(schedule, dag_timezone=tz)
+
+
+def _node(node: dict[str, Any]) -> Any:
+    cond = condition_from_spec(node)
+    assert isinstance(cond, AssetNode | RefNode | AliasNode)
+    return cond
 
 
 def _key(node: dict[str, Any]) -> AssetKey:
@@ -291,13 +292,63 @@ def trace(sim: Simulation, final_time: Any) -> dict[str, Any]:
         "final_time": fmt(final_time),
         "runs": [_run(r, index, events) for r in runs],
         "asset_events": [_event(e) for e in ordered],
-        "audit_log": [],
+        "audit_log": _audit(sim),
         "at_end": {
             "dags": {dag_id: _dag(dag) for dag_id, dag in sim.dags.items()},
             "queued_asset_events": queued,
-            "partition_requests": [],
+            "partition_requests": _requests(sim, index),
         },
     }
+
+
+def _audit(sim: Simulation) -> list[dict[str, Any]]:
+    out = []
+    for entry in sim.state.audit_log:
+        row: dict[str, Any] = {
+            "at": fmt(entry["at"]),
+            "event": entry["event"],
+            "dag_ids": entry["dag_ids"],
+            "source": _source(entry["source"]),
+        }
+        if "asset" in entry:
+            row["asset"] = {"name": entry["asset"].name, "uri": entry["asset"].uri}
+            row["partition_key"] = entry["partition_key"]
+        if "produced_keys" in entry:
+            row["produced_keys"] = entry["produced_keys"]
+        out.append(row)
+    return sorted(out, key=lambda r: (r["at"], r["event"]))
+
+
+def _requests(sim: Simulation, index: dict[int, int]) -> list[dict[str, Any]]:
+    from explorer.engine.assets.partitioned import member_status, request_ready
+
+    out = []
+    for request in sim.state.partition_requests:
+        row: dict[str, Any] = {
+            "dag_id": request.dag_id,
+            "partition_key": request.partition_key,
+            "created_at": fmt(request.created_at),
+            "carried_partition_date": fmt(request.carried_partition_date),
+            "run": None if request.run is None else {"dag_id": request.run.dag_id,
+                                                     "nth": request.run.nth},
+            "received": [
+                {"asset": {"name": log.asset.name, "uri": log.asset.uri},
+                 "source_partition_key": log.source_partition_key,
+                 "event": index[log.event_id]}
+                for log in request.logs
+            ],
+        }
+        if request.run is None:
+            table = sim.dags[request.dag_id].spec.timetable
+            assert table.asset_condition is not None
+            keys = [n.key for n in walk(table.asset_condition) if isinstance(n, AssetNode)]
+            row["members"] = [
+                {k: v for k, v in member_status(sim, request, key).items() if k != "unreachable"}
+                for key in keys
+            ]
+            row["ready"] = request_ready(sim, request)
+        out.append(row)
+    return sorted(out, key=lambda r: (r["dag_id"], r["created_at"], r["partition_key"]))
 
 
 def last_instant(case: dict[str, Any]) -> Any:

@@ -95,7 +95,7 @@ def record_event(
             if partition_key is None:
                 _audit(sim, "missing partition key", [dag.dag_id], event)
             else:
-                from explorer.engine.partitions.queue import queue_partitioned_event
+                from explorer.engine.assets.partitioned import queue_partitioned_event
 
                 queue_partitioned_event(sim, dag, event)
         elif partition_key is None:

@@ -151,6 +151,13 @@ class Backfill:
 
 
 Action = (
-    Deploy | Pause | Unpause | Trigger | TaskFinish | RunOutcome | Override | Backfill
+    Deploy
+    | Pause
+    | Unpause
+    | Trigger
+    | TaskFinish
+    | RunOutcome
+    | Override
+    | Backfill
     | ExternalEvent
 )

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -55,8 +56,12 @@ class Alert:
     def to_dict(self) -> dict[str, Any]:
         from explorer.engine.record import iso
 
-        return {"kind": self.kind, "at": iso(self.at), "subject": self.subject,
-                "message": self.message}
+        return {
+            "kind": self.kind,
+            "at": iso(self.at),
+            "subject": self.subject,
+            "message": self.message,
+        }
 
 
 def _human(delta: timedelta) -> str:
@@ -103,19 +108,21 @@ class _Cadences:
         ticks = sorted(set(ticks))
         if len(ticks) < 2:
             return None
-        gap = max(b - a for a, b in zip(ticks, ticks[1:], strict=False))
+        gap = max(b - a for a, b in itertools.pairwise(ticks))
         return gap + extra + self.sim.config.loop_interval
 
     def _ticks(self, dag: DagState) -> list[datetime]:
         """The producer's run_after sequence from the clock start to the horizon."""
         restriction = TimeRestriction(
-            max(filter(None, [dag.spec.start_date, self.sim.start])), dag.spec.end_date, True)
+            max(filter(None, [dag.spec.start_date, self.sim.start])), dag.spec.end_date, True
+        )
         out: list[datetime] = []
         last = None
         try:
             for _ in range(_MAX_TICKS):
-                info = dag.spec.timetable.next_dagrun_info(last=last, restriction=restriction,
-                                                           now=self.sim.start)
+                info = dag.spec.timetable.next_dagrun_info(
+                    last=last, restriction=restriction, now=self.sim.start
+                )
                 if info is None or info.run_after > self.until + timedelta(days=8):
                     break
                 out.append(info.run_after)
@@ -136,8 +143,11 @@ class _Cadences:
             return min(values) if values else None
         children = [self.of_condition(c) for c in cond.children]
         if isinstance(cond, AllOf):
-            return None if not children or any(c is None for c in children) else max(
-                c for c in children if c is not None)
+            return (
+                None
+                if not children or any(c is None for c in children)
+                else max(c for c in children if c is not None)
+            )
         known = [c for c in children if c is not None]
         return min(known) if known else None
 
@@ -147,8 +157,9 @@ def expected_cadence(sim: Simulation, dag_id: str, until: datetime) -> timedelta
     return None if cond is None else _Cadences(sim, until).of_condition(cond)
 
 
-def compute_alerts(sim: Simulation, until: datetime,
-                   factor: float = DEFAULT_SILENCE_FACTOR) -> list[Alert]:
+def compute_alerts(
+    sim: Simulation, until: datetime, factor: float = DEFAULT_SILENCE_FACTOR
+) -> list[Alert]:
     """Every alert for the simulated horizon ``[start, until]``, in time order."""
     cadences = _Cadences(sim, until)
     alerts: list[Alert] = []
@@ -162,34 +173,54 @@ def compute_alerts(sim: Simulation, until: datetime,
             alerts.extend(_never_produced(sim, dag, cond, emitted))
             alerts.extend(_slower(dag, cond, cadences))
             if not dag.direct_assets and not dag.schedule_aliases and dag.schedule_refs:
-                alerts.append(Alert(
-                    "ref_consumes_nothing", dag.deployed_at, dag.dag_id,
-                    f"{dag.dag_id} is scheduled only through Asset.ref: its runs start but "
-                    "consume no events (triggering_asset_events is empty, AS-10)"))
+                alerts.append(
+                    Alert(
+                        "ref_consumes_nothing",
+                        dag.deployed_at,
+                        dag.dag_id,
+                        f"{dag.dag_id} is scheduled only through Asset.ref: its runs start but "
+                        "consume no events (triggering_asset_events is empty, AS-10)",
+                    )
+                )
         alerts.extend(_backlog(sim, dag))
     for message in sim.warnings:
         if message.startswith("asset conflict:"):
-            alerts.append(Alert("asset_conflict", sim.start, message.split(" reuses")[0][16:],
-                                message))
+            alerts.append(
+                Alert("asset_conflict", sim.start, message.split(" reuses")[0][16:], message)
+            )
     return sorted(alerts, key=lambda a: (a.at, a.kind, a.subject))
 
 
-def _silence(sim: Simulation, dag: DagState, cond: Condition, cadences: _Cadences,
-             until: datetime, factor: float) -> list[Alert]:
+def _silence(
+    sim: Simulation,
+    dag: DagState,
+    cond: Condition,
+    cadences: _Cadences,
+    until: datetime,
+    factor: float,
+) -> list[Alert]:
     cadence = cadences.of_condition(cond)
     if cadence is None or dag.deployed_at is None:
         return []
     limit = cadence * factor
-    marks = [dag.deployed_at, *(r.created_at for r in dag.runs
-                                if r.run_type == "asset_triggered"), until]
+    marks = [
+        dag.deployed_at,
+        *(r.created_at for r in dag.runs if r.run_type == "asset_triggered"),
+        until,
+    ]
     alerts = []
-    for since, next_run in zip(marks, marks[1:], strict=False):
+    for since, next_run in itertools.pairwise(marks):
         if next_run - since > limit and since + limit <= until:
-            alerts.append(Alert(
-                "consumer_silent", since + limit, dag.dag_id,
-                f"{dag.dag_id} has not run for {_human(limit)} (expected about every "
-                f"{_human(cadence)}, alert at {factor}x): an upstream producer failed, "
-                "was paused or emits nothing — Airflow raises no error for this"))
+            alerts.append(
+                Alert(
+                    "consumer_silent",
+                    since + limit,
+                    dag.dag_id,
+                    f"{dag.dag_id} has not run for {_human(limit)} (expected about every "
+                    f"{_human(cadence)}, alert at {factor}x): an upstream producer failed, "
+                    "was paused or emits nothing — Airflow raises no error for this",
+                )
+            )
     return alerts
 
 
@@ -206,8 +237,9 @@ def _emitted_assets(sim: Simulation) -> set[AssetKey]:
     return keys
 
 
-def _never_produced(sim: Simulation, dag: DagState, cond: Condition,
-                    emitted: set[AssetKey]) -> list[Alert]:
+def _never_produced(
+    sim: Simulation, dag: DagState, cond: Condition, emitted: set[AssetKey]
+) -> list[Alert]:
     from explorer.engine.assets.uri import near_misses
 
     alerts = []
@@ -216,10 +248,15 @@ def _never_produced(sim: Simulation, dag: DagState, cond: Condition,
         if isinstance(node, AssetNode) and node.key not in emitted:
             close = near_misses(node.key.uri, [k.uri for k in emitted])
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            alerts.append(Alert(
-                "asset_never_produced", dag.deployed_at, dag.dag_id,
-                f"{dag.dag_id} waits on {node.key.label()}, which no task and no script "
-                f"action emits{hint}"))
+            alerts.append(
+                Alert(
+                    "asset_never_produced",
+                    dag.deployed_at,
+                    dag.dag_id,
+                    f"{dag.dag_id} waits on {node.key.label()}, which no task and no script "
+                    f"action emits{hint}",
+                )
+            )
     return alerts
 
 
@@ -234,11 +271,16 @@ def _slower(dag: DagState, cond: Condition, cadences: _Cadences) -> list[Alert]:
     slowest = max(v for _, v in known)
     if slowest < 2 * fastest:
         return []
-    return [Alert(
-        "effectively_slower", dag.deployed_at, dag.dag_id,
-        f"{dag.dag_id} waits for ALL its assets: its feeds arrive about every "
-        f"{_human(fastest)} to {_human(slowest)}, so it runs about every {_human(slowest)}; "
-        "the faster feed's events coalesce into each run")]
+    return [
+        Alert(
+            "effectively_slower",
+            dag.deployed_at,
+            dag.dag_id,
+            f"{dag.dag_id} waits for ALL its assets: its feeds arrive about every "
+            f"{_human(fastest)} to {_human(slowest)}, so it runs about every {_human(slowest)}; "
+            "the faster feed's events coalesce into each run",
+        )
+    ]
 
 
 def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
@@ -251,8 +293,9 @@ def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
     last = None
     try:
         for _ in range(100_000):
-            info = spec.timetable.next_dagrun_info(last=last, restriction=spec.restriction,
-                                                   now=dag.deployed_at)
+            info = spec.timetable.next_dagrun_info(
+                last=last, restriction=spec.restriction, now=dag.deployed_at
+            )
             if info is None or info.run_after > dag.deployed_at:
                 break
             due += 1
@@ -261,11 +304,16 @@ def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
         pass
     if due <= spec.max_active_runs:
         return []
-    return [Alert(
-        "catchup_backlog", dag.deployed_at, dag.dag_id,
-        f"{dag.dag_id} is deployed with catchup=True and {due} runs already due, more than "
-        f"max_active_runs={spec.max_active_runs}: the scheduler creates one per loop and runs "
-        f"{spec.max_active_runs} at a time until the backlog drains (SCH-7)")]
+    return [
+        Alert(
+            "catchup_backlog",
+            dag.deployed_at,
+            dag.dag_id,
+            f"{dag.dag_id} is deployed with catchup=True and {due} runs already due, more than "
+            f"max_active_runs={spec.max_active_runs}: the scheduler creates one per loop and runs "
+            f"{spec.max_active_runs} at a time until the backlog drains (SCH-7)",
+        )
+    ]
 
 
 _ = AnyOf  # re-exported node type used by callers building conditions

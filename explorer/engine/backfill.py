@@ -116,8 +116,10 @@ def create_backfill(sim: Simulation, action: act.Backfill) -> None:
     st.backfills.append(entry)
     if action.max_active_runs < 1:
         # BackfillPostBody accepts any int; the promotion check then never passes.
-        sim._warn(f"backfill #{entry['id']} of {dag.dag_id!r} has max_active_runs "
-                  f"{action.max_active_runs}: Airflow accepts it, but its runs never start")
+        sim._warn(
+            f"backfill #{entry['id']} of {dag.dag_id!r} has max_active_runs "
+            f"{action.max_active_runs}: Airflow accepts it, but its runs never start"
+        )
     for ordinal, info in enumerate(infos, start=1):
         entry["dag_runs"].append(_create_or_clear(sim, dag, entry, info, ordinal, now))
     if not any(run.backfill_id == entry["id"] for run in dag.active):
@@ -130,9 +132,12 @@ def dry_run(sim: Simulation, action: act.Backfill) -> list[DagRunInfo]:
     Like Airflow's dry run it skips the "another backfill is running" check.
     """
     dag, infos = _plan(sim, action, check_active=False)
-    return [info for info in infos
-            if (run := _existing_run(dag, info)) is None
-            or _no_create_reason(run, action.reprocess_behavior) is None]
+    return [
+        info
+        for info in infos
+        if (run := _existing_run(dag, info)) is None
+        or _no_create_reason(run, action.reprocess_behavior) is None
+    ]
 
 
 def is_active(sim: Simulation, entry: dict[str, Any]) -> bool:
@@ -161,35 +166,48 @@ def note_run_finished(sim: Simulation, run: DagRun, now: datetime) -> None:
 
 
 # --------------------------------------------------------------------------- validation
-def _plan(sim: Simulation, action: act.Backfill, *, check_active: bool = True
-          ) -> tuple[DagState, list[DagRunInfo]]:
+def _plan(
+    sim: Simulation, action: act.Backfill, *, check_active: bool = True
+) -> tuple[DagState, list[DagRunInfo]]:
     """Refusals in ``_create_backfill``'s order, then ``_get_info_list``."""
     dag = sim.state.dags[action.dag_id]
     now = action.at
     if not dag.deployed:
-        raise BackfillRefused(f"Could not find dag {dag.dag_id} (DagNotFound: it is not "
-                              "deployed yet)")
+        raise BackfillRefused(
+            f"Could not find dag {dag.dag_id} (DagNotFound: it is not deployed yet)"
+        )
     table = dag.spec.timetable
     if not table.periodic:
-        raise BackfillRefused(f"{dag.dag_id} has a non-periodic schedule ({table.name}) that "
-                              "does not support backfills (DagNonPeriodicScheduleException)")
-    if check_active and any(b["dag_id"] == dag.dag_id and is_active(sim, b)
-                            for b in sim.state.backfills):
-        raise BackfillRefused(f"There is already a running backfill for dag {dag.dag_id}: "
-                              "there can be only one per DAG until the scheduler marks it "
-                              "complete (AlreadyRunningBackfill)")
+        raise BackfillRefused(
+            f"{dag.dag_id} has a non-periodic schedule ({table.name}) that "
+            "does not support backfills (DagNonPeriodicScheduleException)"
+        )
+    if check_active and any(
+        b["dag_id"] == dag.dag_id and is_active(sim, b) for b in sim.state.backfills
+    ):
+        raise BackfillRefused(
+            f"There is already a running backfill for dag {dag.dag_id}: "
+            "there can be only one per DAG until the scheduler marks it "
+            "complete (AlreadyRunningBackfill)"
+        )
     from_date, to_date = _coerce(action.from_date), _coerce(action.to_date)
     if from_date > to_date:
-        raise BackfillRefused(f"from_date ({from_date.isoformat()}) must not be after to_date "
-                              f"({to_date.isoformat()}) (InvalidBackfillDateRange)")
+        raise BackfillRefused(
+            f"from_date ({from_date.isoformat()}) must not be after to_date "
+            f"({to_date.isoformat()}) (InvalidBackfillDateRange)"
+        )
     if from_date >= now and to_date >= now:
-        raise BackfillRefused("Backfill cannot be executed for future dates: both bounds are at "
-                              "or after the request (InvalidBackfillDate)")
+        raise BackfillRefused(
+            "Backfill cannot be executed for future dates: both bounds are at "
+            "or after the request (InvalidBackfillDate)"
+        )
     infos = _info_list(sim, dag, from_date, to_date, now)
     if not infos:
-        raise BackfillRefused(f"No runs to create for Dag {dag.dag_id} in the range "
-                              f"[{from_date.isoformat()}, {to_date.isoformat()}] "
-                              "(NoBackfillRunsToCreate)")
+        raise BackfillRefused(
+            f"No runs to create for Dag {dag.dag_id} in the range "
+            f"[{from_date.isoformat()}, {to_date.isoformat()}] "
+            "(NoBackfillRunsToCreate)"
+        )
     if action.run_backwards:
         infos.reverse()
     return dag, infos
@@ -201,24 +219,30 @@ def _coerce(value: datetime) -> datetime:
 
 
 # --------------------------------------------------------------------------- the run infos
-def _info_list(sim: Simulation, dag: DagState, earliest: datetime, latest: datetime,
-               now: datetime) -> list[DagRunInfo]:
+def _info_list(
+    sim: Simulation, dag: DagState, earliest: datetime, latest: datetime, now: datetime
+) -> list[DagRunInfo]:
     """``_get_info_list`` without the reversal."""
     table = dag.spec.timetable
     if table.partitioned:
         if not isinstance(table, CronPartitionTimetable):
-            raise BackfillRefused(f"{table.name} is partitioned but does not implement "
-                                  "iter_partition_dagrun_infos")
+            raise BackfillRefused(
+                f"{table.name} is partitioned but does not implement iter_partition_dagrun_infos"
+            )
         infos = list(_partition_infos(table, earliest, latest))
     else:
-        infos = [info for info in _interval_infos(sim, dag, earliest, latest, now)
-                 if info.data_interval is not None and info.data_interval.end < now]
+        infos = [
+            info
+            for info in _interval_infos(sim, dag, earliest, latest, now)
+            if info.data_interval is not None and info.data_interval.end < now
+        ]
     _check_limit(sim, len(infos), now)
     return infos
 
 
-def _interval_infos(sim: Simulation, dag: DagState, earliest: datetime, latest: datetime,
-                    now: datetime) -> Iterator[DagRunInfo]:
+def _interval_infos(
+    sim: Simulation, dag: DagState, earliest: datetime, latest: datetime, now: datetime
+) -> Iterator[DagRunInfo]:
     """``SerializedDAG.iter_dagrun_infos_between``: each answer is the next call's previous run.
 
     Stops early (same result) once an interval starts at or after ``now``: its end,
@@ -231,11 +255,15 @@ def _interval_infos(sim: Simulation, dag: DagState, earliest: datetime, latest: 
         try:
             nxt = dag.spec.timetable.next_dagrun_info(
                 last=None if info is None else ReferenceRun.of(info),
-                restriction=restriction, now=now)
+                restriction=restriction,
+                now=now,
+            )
         except EngineError as exc:
             # Airflow logs "Failed to fetch run info" and keeps the runs listed so far.
-            sim._warn(f"backfill of {dag.dag_id!r} at {now.isoformat()}: listing runs "
-                      f"stopped early ({exc}); Airflow keeps the runs listed before")
+            sim._warn(
+                f"backfill of {dag.dag_id!r} at {now.isoformat()}: listing runs "
+                f"stopped early ({exc}); Airflow keeps the runs listed before"
+            )
             return
         if nxt is None or nxt == info:
             return
@@ -247,8 +275,9 @@ def _interval_infos(sim: Simulation, dag: DagState, earliest: datetime, latest: 
         yield info
 
 
-def _partition_infos(table: CronPartitionTimetable, earliest: datetime, latest: datetime
-                     ) -> Iterator[DagRunInfo]:
+def _partition_infos(
+    table: CronPartitionTimetable, earliest: datetime, latest: datetime
+) -> Iterator[DagRunInfo]:
     """``CronPartitionTimetable.iter_partition_dagrun_infos`` (TT-16).
 
     The bounds' wall-clock readings are re-read in the timetable's zone
@@ -258,8 +287,12 @@ def _partition_infos(table: CronPartitionTimetable, earliest: datetime, latest: 
     current = table.cron.align_next(make_aware(earliest.replace(tzinfo=None), table.zone))
     last = make_aware(latest.replace(tzinfo=None), table.zone)
     while current <= last:
-        yield DagRunInfo(run_after=current, data_interval=None,
-                         partition_key=table.format_key(current), partition_date=current)
+        yield DagRunInfo(
+            run_after=current,
+            data_interval=None,
+            partition_key=table.format_key(current),
+            partition_date=current,
+        )
         current = table.cron.next(current)
 
 
@@ -269,7 +302,8 @@ def _check_limit(sim: Simulation, count: int, now: datetime) -> None:
     if len(sim.state.runs) + count > sim.run_limit:
         raise SimulationLimitError(
             f"the backfill at {now.isoformat()} would create more than {sim.run_limit:,} runs; "
-            "raise the limit to simulate it")
+            "raise the limit to simulate it"
+        )
 
 
 # --------------------------------------------------------------------------- one run
@@ -279,8 +313,12 @@ def _existing_run(dag: DagState, info: DagRunInfo) -> DagRun | None:
     if info.partition_date is None:
         assert info.logical_date is not None
         return dag.runs_by_logical_date.get(info.logical_date)
-    same = [r for r in dag.runs if r.partition_date == info.partition_date
-            and (info.logical_date is None or r.logical_date == info.logical_date)]
+    same = [
+        r
+        for r in dag.runs
+        if r.partition_date == info.partition_date
+        and (info.logical_date is None or r.logical_date == info.logical_date)
+    ]
     started = [r for r in same if _start_date(r) is not None]
     if started:
         return max(reversed(started), key=lambda r: _start_date(r) or r.created_at)
@@ -304,8 +342,14 @@ def _no_create_reason(run: DagRun, behavior: str) -> NoCreateReason | None:
     return None
 
 
-def _create_or_clear(sim: Simulation, dag: DagState, entry: dict[str, Any], info: DagRunInfo,
-                     ordinal: int, now: datetime) -> dict[str, Any]:
+def _create_or_clear(
+    sim: Simulation,
+    dag: DagState,
+    entry: dict[str, Any],
+    info: DagRunInfo,
+    ordinal: int,
+    now: datetime,
+) -> dict[str, Any]:
     """``_create_backfill_dag_run_non_partitioned`` / ``_partitioned``: one BackfillDagRun row."""
     row: dict[str, Any] = {
         "sort_ordinal": ordinal,
@@ -327,16 +371,24 @@ def _create_or_clear(sim: Simulation, dag: DagState, entry: dict[str, Any], info
             row.update(run_nth=existing.nth, cleared=True)
             return row
         # Partitioned: a new run next to the old one, which stays as history.
-    run = sim._new_run(dag, run_type="backfill", triggered_by="backfill", info=info,
-                       logical_date=info.logical_date, now=now, backfill_id=entry["id"],
-                       sort_ordinal=ordinal)
+    run = sim._new_run(
+        dag,
+        run_type="backfill",
+        triggered_by="backfill",
+        info=info,
+        logical_date=info.logical_date,
+        now=now,
+        backfill_id=entry["id"],
+        sort_ordinal=ordinal,
+    )
     sim._emit("run_created", dag.dag_id, run)
     row["run_nth"] = run.nth
     return row
 
 
-def _clear_run(sim: Simulation, dag: DagState, run: DagRun, backfill_id: int, ordinal: int,
-               now: datetime) -> None:
+def _clear_run(
+    sim: Simulation, dag: DagState, run: DagRun, backfill_id: int, ordinal: int, now: datetime
+) -> None:
     """``_handle_clear_run``: ``dag.clear(run_id, dag_run_state=QUEUED)``, then the row is
     relabelled ``run_type=backfill``, ``triggered_by=backfill``, ``backfill_id``.
 

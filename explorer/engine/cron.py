@@ -17,7 +17,7 @@ once and then steps through precomputed readings (croniter costs about
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from functools import lru_cache
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterError, croniter
@@ -58,7 +58,12 @@ def _parse(expression: str) -> croniter:
         return croniter(expression)
     except (CroniterBadCronError, CroniterBadDateError, CroniterError) as exc:
         raise CronError(str(exc)) from exc
-    except (ValueError, TypeError, KeyError, IndexError) as exc:  # croniter leaks these on odd input
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+    ) as exc:  # croniter leaks these on odd input
         raise CronError(f"[{expression}] is not acceptable: {exc}") from exc
 
 
@@ -111,9 +116,3 @@ class ZonedCron:
         """``current`` if it is a tick, else the previous tick (CronMixin._align_to_prev)."""
         prv = self.prev(current)
         return current if self.next(prv) == current else prv
-
-    def typical_gap(self) -> timedelta:
-        """Distance between two ticks in the expression's first year (for summaries)."""
-        start = datetime(2001, 1, 1)
-        first = self._wall.next_after(start)
-        return self._wall.next_after(first) - first

@@ -208,7 +208,9 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
     )
     checks.append(
         Condition(
-            "max_active_runs", limit_ok, f"{active} of {dag.spec.max_active_runs} active; {room}",
+            "max_active_runs",
+            limit_ok,
+            f"{active} of {dag.spec.max_active_runs} active; {room}",
             "AS-4",
         )
     )

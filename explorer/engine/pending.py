@@ -41,15 +41,19 @@ def condition_status(sim: Simulation, dag: DagState) -> dict[str, Any] | None:
 
 def _row(sim: Simulation, dag: DagState, key: AssetKey) -> dict[str, Any]:
     queued_at = dag.adrq.get(key)
-    event = None if queued_at is None else next(
-        (e for e in sim.state.assets.by_asset.get(key, []) if e.timestamp == queued_at), None)
+    event = (
+        None
+        if queued_at is None
+        else next(
+            (e for e in sim.state.assets.by_asset.get(key, []) if e.timestamp == queued_at), None
+        )
+    )
     return {
         "asset": {"name": key.name, "uri": key.uri},
         "satisfied": queued_at is not None,
         "queued_at": _iso(queued_at),
         "event": None if event is None else event.id,
-        "source": None if event is None else (
-            event.source.run_id or event.source.kind),
+        "source": None if event is None else (event.source.run_id or event.source.kind),
     }
 
 
@@ -59,23 +63,34 @@ def _node(sim: Simulation, dag: DagState, cond: Condition) -> dict[str, Any]:
         return {"kind": "asset", "label": cond.key.label(), **_row(sim, dag, cond.key)}
     if isinstance(cond, RefNode):
         key = store.resolve_ref(cond)
-        base = {"kind": "asset_ref", "label": cond.label(),
-                "resolves_to": None if key is None else key.label()}
+        base = {
+            "kind": "asset_ref",
+            "label": cond.label(),
+            "resolves_to": None if key is None else key.label(),
+        }
         if key is None:
-            return {**base, "satisfied": False, "queued_at": None, "event": None,
-                    "source": None}
+            return {**base, "satisfied": False, "queued_at": None, "event": None, "source": None}
         return {**base, **_row(sim, dag, key)}
     if isinstance(cond, AliasNode):
         resolved = store.resolve_alias(cond.name)
         members = [_row(sim, dag, key) for key in resolved]
-        return {"kind": "alias", "label": f"AssetAlias({cond.name!r})",
-                "resolves_to": [k.label() for k in resolved], "members": members,
-                "satisfied": any(m["satisfied"] for m in members)}
+        return {
+            "kind": "alias",
+            "label": f"AssetAlias({cond.name!r})",
+            "resolves_to": [k.label() for k in resolved],
+            "members": members,
+            "satisfied": any(m["satisfied"] for m in members),
+        }
     children = [_node(sim, dag, c) for c in cond.children]
     satisfied = evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
     kind = "all" if isinstance(cond, AllOf) else "any"
-    return {"kind": kind, "label": kind.upper(), "satisfied": satisfied, "children": children,
-            "count": sum(1 for c in children if c["satisfied"])}
+    return {
+        "kind": kind,
+        "label": kind.upper(),
+        "satisfied": satisfied,
+        "children": children,
+        "count": sum(1 for c in children if c["satisfied"]),
+    }
 
 
 def leaves(tree: dict[str, Any]) -> list[dict[str, Any]]:

@@ -463,8 +463,14 @@ class Simulation:
         chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
         # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
         # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
-        ordered = sorted(chosen.values(), key=lambda d: (
-            d.next_run is not None, d.next_run.run_after if d.next_run else now, d.order))
+        ordered = sorted(
+            chosen.values(),
+            key=lambda d: (
+                d.next_run is not None,
+                d.next_run.run_after if d.next_run else now,
+                d.order,
+            ),
+        )
         limit = self.config.max_dagruns_to_create_per_loop
         taken, left = ordered[:limit], ordered[limit:]
         for dag in taken:
@@ -559,9 +565,13 @@ class Simulation:
         """The declared outcome, or a seeded random failure at ``failure_rate``."""
         if task.failure_rate <= 0:
             return task.outcome
-        draw = int.from_bytes(
-            hashlib.sha256(f"{self.seed}|{dag_id}|{nth}|{task.task_id}".encode()).digest()[:8],
-            "big") / 2**64
+        draw = (
+            int.from_bytes(
+                hashlib.sha256(f"{self.seed}|{dag_id}|{nth}|{task.task_id}".encode()).digest()[:8],
+                "big",
+            )
+            / 2**64
+        )
         return "failed" if draw < task.failure_rate else task.outcome
 
     def _run_id(self, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int) -> str:
@@ -670,8 +680,9 @@ class Simulation:
         self._reschedule(dag)
         self._emit("run_state", run.dag_id, run, state)
 
-    def _finish_task(self, run: DagRun, task: TaskInstance, outcome: str,
-                     action: act.TaskFinish | None = None) -> None:
+    def _finish_task(
+        self, run: DagRun, task: TaskInstance, outcome: str, action: act.TaskFinish | None = None
+    ) -> None:
         task.state = "failed" if outcome == "failed" else "success"
         task.outcome = outcome  # type: ignore[assignment]
         task.end_date = self.state.now
@@ -680,7 +691,9 @@ class Simulation:
         self._emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
         if task.state == "success":  # only SUCCESS emits (AS-1)
             asset_rules.emit_task_events(
-                self, run, task,
+                self,
+                run,
+                task,
                 partition_keys=None if action is None else action.partition_keys,
                 alias_events=None if action is None else action.alias_events,
             )
@@ -723,7 +736,9 @@ class Simulation:
                 self._resolve_overrides(run, only=st.overrides[-1])
         elif isinstance(action, act.ExternalEvent):
             asset_rules.record_event(
-                self, action.asset, source=EventSource("rest_api"),
+                self,
+                action.asset,
+                source=EventSource("rest_api"),
                 partition_key=action.partition_key,
                 extra={**dict(action.extra), "from_rest_api": True},
             )

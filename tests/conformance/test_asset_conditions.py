@@ -30,6 +30,7 @@ def test_asset_condition(case: dict[str, Any]) -> None:
 
     for evaluation in case["evaluations"]:
         updated = {by_name[n] for n in evaluation["updated"]}
-        result = evaluate(condition, updated.__contains__, resolve_ref,
-                          lambda name: aliases.get(name, ()))
+        result = evaluate(
+            condition, updated.__contains__, resolve_ref, lambda name: aliases.get(name, ())
+        )
         assert result == evaluation["result"], evaluation

@@ -7,11 +7,11 @@ from datetime import timedelta
 from typing import Any
 
 from explorer.engine import actions as act
-from explorer.engine.assets.condition import AliasNode, AssetKey, AssetNode, RefNode
-from explorer.engine.assets.condition import walk
+from explorer.engine.assets.condition import AliasNode, AssetKey, AssetNode, RefNode, walk
 from explorer.engine.assets.spec import condition_from_spec, is_condition_spec
 from explorer.engine.assets.store import AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
+from explorer.engine.partitions import build_mapper
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 from explorer.engine.ticks import ExplicitCadence, NoCadence
@@ -22,9 +22,9 @@ from explorer.engine.timetables import (
     timetable_from_schedule,
     timetable_from_spec,
 )
-from explorer.engine.partitions import build_mapper
 from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from tests.conformance.vectors import _args, duration, fmt, instant
+
 
 def _timetable(schedule: Any, tz: str) -> Timetable:
     if is_condition_spec(schedule):
@@ -120,8 +120,7 @@ def _step(step: dict[str, Any]) -> act.Action | None:
             alias_events=None
             if aliases is None
             else tuple(
-                AliasEmission(a["alias"], _key(a["asset"]), _extra(a.get("extra")))
-                for a in aliases
+                AliasEmission(a["alias"], _key(a["asset"]), _extra(a.get("extra"))) for a in aliases
             ),
         )
     if do in ("run_success", "run_failed"):
@@ -329,12 +328,15 @@ def _requests(sim: Simulation, index: dict[int, int]) -> list[dict[str, Any]]:
             "partition_key": request.partition_key,
             "created_at": fmt(request.created_at),
             "carried_partition_date": fmt(request.carried_partition_date),
-            "run": None if request.run is None else {"dag_id": request.run.dag_id,
-                                                     "nth": request.run.nth},
+            "run": None
+            if request.run is None
+            else {"dag_id": request.run.dag_id, "nth": request.run.nth},
             "received": [
-                {"asset": {"name": log.asset.name, "uri": log.asset.uri},
-                 "source_partition_key": log.source_partition_key,
-                 "event": index[log.event_id]}
+                {
+                    "asset": {"name": log.asset.name, "uri": log.asset.uri},
+                    "source_partition_key": log.source_partition_key,
+                    "event": index[log.event_id],
+                }
                 for log in request.logs
             ],
         }

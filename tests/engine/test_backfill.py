@@ -36,18 +36,36 @@ def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> date
     return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
-def daily_dag(timetable: Timetable | None = None, *, dag_id: str = "d", catchup: bool = False,
-              start: datetime = MARCH_1, tasks: tuple[TaskSpec, ...] = TEN_MIN,
-              max_active_runs: int = 16, paused: bool = False) -> DagSpec:
-    return DagSpec(dag_id, timetable or CronTriggerTimetable("0 0 * * *", timezone="UTC"),
-                   start_date=start, catchup=catchup, max_active_runs=max_active_runs,
-                   tasks=tasks, is_paused_upon_creation=paused)
+def daily_dag(
+    timetable: Timetable | None = None,
+    *,
+    dag_id: str = "d",
+    catchup: bool = False,
+    start: datetime = MARCH_1,
+    tasks: tuple[TaskSpec, ...] = TEN_MIN,
+    max_active_runs: int = 16,
+    paused: bool = False,
+) -> DagSpec:
+    return DagSpec(
+        dag_id,
+        timetable or CronTriggerTimetable("0 0 * * *", timezone="UTC"),
+        start_date=start,
+        catchup=catchup,
+        max_active_runs=max_active_runs,
+        tasks=tasks,
+        is_paused_upon_creation=paused,
+    )
 
 
-def backfill(from_date: datetime, to_date: datetime, *, at: datetime = NOW, dag_id: str = "d",
-             **kwargs: object) -> act.Backfill:
-    return act.Backfill(at=at, dag_id=dag_id, from_date=from_date, to_date=to_date,
-                        **kwargs)  # type: ignore[arg-type]
+def backfill(
+    from_date: datetime,
+    to_date: datetime,
+    *,
+    at: datetime = NOW,
+    dag_id: str = "d",
+    **kwargs: object,
+) -> act.Backfill:
+    return act.Backfill(at=at, dag_id=dag_id, from_date=from_date, to_date=to_date, **kwargs)  # type: ignore[arg-type]
 
 
 def backfill_runs(sim: Simulation, backfill_id: int = 0) -> list[DagRun]:
@@ -73,15 +91,20 @@ class TestRange:
         ticks 03-01 .. 03-05 (both bounds inclusive: the restriction bounds the tick), each a
         zero-length interval with logical_date = run_after, run_id ``backfill__<run_after>``
         (TT-21), all created queued at the request instant."""
-        sim = Simulation([daily_dag()], start=NOW - timedelta(hours=1),
-                         script=[backfill(utc(2024, 3, 1), utc(2024, 3, 5))])
+        sim = Simulation(
+            [daily_dag()],
+            start=NOW - timedelta(hours=1),
+            script=[backfill(utc(2024, 3, 1), utc(2024, 3, 5))],
+        )
         sim.advance_to(NOW)
         runs = backfill_runs(sim)
         days = [utc(2024, 3, d) for d in range(1, 6)]
         assert [r.logical_date for r in runs] == days
         assert [r.run_after for r in runs] == days
-        assert all(r.data_interval is not None and r.data_interval.start == r.data_interval.end
-                   for r in runs)
+        assert all(
+            r.data_interval is not None and r.data_interval.start == r.data_interval.end
+            for r in runs
+        )
         assert [r.run_id for r in runs] == [f"backfill__{d.isoformat()}" for d in days]
         assert {(r.run_type, r.triggered_by) for r in runs} == {("backfill", "backfill")}
         assert [r.backfill_sort_ordinal for r in runs] == [1, 2, 3, 4, 5]
@@ -93,8 +116,9 @@ class TestRange:
 
     def test_off_tick_from_date_starts_at_the_next_tick(self) -> None:
         """from_date 03-01T06:00 is aligned up: the first backfill run is 03-02."""
-        sim = Simulation([daily_dag()], start=NOW,
-                         script=[backfill(utc(2024, 3, 1, 6), utc(2024, 3, 3))])
+        sim = Simulation(
+            [daily_dag()], start=NOW, script=[backfill(utc(2024, 3, 1, 6), utc(2024, 3, 3))]
+        )
         sim.advance_to(NOW)
         assert [r.logical_date for r in backfill_runs(sim)] == [utc(2024, 3, 2), utc(2024, 3, 3)]
 
@@ -116,8 +140,9 @@ class TestRange:
         out, so is everything after; [03-08, 03-09) is the last one."""
         at = utc(2024, 3, 10)
         dag = daily_dag(CronDataIntervalTimetable("0 0 * * *"))
-        sim = Simulation([dag], start=at,
-                         script=[backfill(utc(2024, 3, 7), utc(2024, 3, 20), at=at)])
+        sim = Simulation(
+            [dag], start=at, script=[backfill(utc(2024, 3, 7), utc(2024, 3, 20), at=at)]
+        )
         sim.advance_to(at)
         assert [r.logical_date for r in backfill_runs(sim)] == [utc(2024, 3, 7), utc(2024, 3, 8)]
 
@@ -134,8 +159,9 @@ class TestRange:
         ticks 03-01T02:00 and 03-02T02:00, logical dates 6 h earlier (TT-5): the first run's
         logical date 02-29T20:00 lies before from_date and is still backfilled."""
         table = CronTriggerTimetable("0 2 * * *", timezone="UTC", interval=timedelta(hours=6))
-        sim = Simulation([daily_dag(table)], start=NOW,
-                         script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2, 2))])
+        sim = Simulation(
+            [daily_dag(table)], start=NOW, script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2, 2))]
+        )
         sim.advance_to(NOW)
         runs = backfill_runs(sim)
         assert [r.run_after for r in runs] == [utc(2024, 3, 1, 2), utc(2024, 3, 2, 2)]
@@ -145,12 +171,18 @@ class TestRange:
         """CronDataIntervalTimetable ``0 0 * * *`` America/New_York over 2024-03-09 .. 03-11
         (local midnights): the 03-10 interval is 23 h (DST-4)."""
         dag = daily_dag(CronDataIntervalTimetable("0 0 * * *", "America/New_York"))
-        sim = Simulation([dag], start=utc(2024, 3, 20), script=[
-            backfill(utc(2024, 3, 9, 5), utc(2024, 3, 11, 4), at=utc(2024, 3, 20))])
+        sim = Simulation(
+            [dag],
+            start=utc(2024, 3, 20),
+            script=[backfill(utc(2024, 3, 9, 5), utc(2024, 3, 11, 4), at=utc(2024, 3, 20))],
+        )
         sim.advance_to(utc(2024, 3, 20))
         intervals = [r.data_interval for r in backfill_runs(sim)]
         assert [(i.end - i.start) for i in intervals if i is not None] == [
-            timedelta(hours=24), timedelta(hours=23), timedelta(hours=24)]
+            timedelta(hours=24),
+            timedelta(hours=23),
+            timedelta(hours=24),
+        ]
 
 
 # --------------------------------------------------------------------------- order and limits
@@ -159,26 +191,41 @@ class TestOrderAndConcurrency:
         """run_backwards=True, max_active_runs=1, 03-01 .. 03-03: the list is reversed, so
         03-03 gets ordinal 1 (created first) and runs first; each next run starts one loop
         after the previous finished (SCH-1)."""
-        sim = Simulation([daily_dag()], start=NOW, script=[
-            backfill(utc(2024, 3, 1), utc(2024, 3, 3), run_backwards=True, max_active_runs=1)])
+        sim = Simulation(
+            [daily_dag()],
+            start=NOW,
+            script=[
+                backfill(utc(2024, 3, 1), utc(2024, 3, 3), run_backwards=True, max_active_runs=1)
+            ],
+        )
         sim.advance_to(NOW + timedelta(hours=1))
         runs = backfill_runs(sim)
         assert [r.logical_date for r in runs] == [utc(2024, 3, 3), utc(2024, 3, 2), utc(2024, 3, 1)]
         assert [r.backfill_sort_ordinal for r in runs] == [1, 2, 3]
         starts = [r.start_date for r in runs]
-        assert starts == [NOW, NOW + timedelta(minutes=10, seconds=1),
-                          NOW + timedelta(minutes=20, seconds=2)]
+        assert starts == [
+            NOW,
+            NOW + timedelta(minutes=10, seconds=1),
+            NOW + timedelta(minutes=20, seconds=2),
+        ]
 
     def test_backfill_limit_caps_its_runs_while_the_schedule_continues(self) -> None:
         """Hourly DAG with max_active_runs=1 (20-min tasks) and a backfill of 6 hours with
         max_active_runs=2 requested at 12:00: never more than 2 backfill runs running; the
         scheduled 12:00 .. 15:00 runs are created and started on time, because backfill runs
         neither count toward the DAG's limit nor set its flag (SCH-5)."""
-        dag = DagSpec("d", CronTriggerTimetable("0 * * * *", timezone="UTC"),
-                      start_date=utc(2024, 3, 1), max_active_runs=1,
-                      tasks=(TaskSpec("t", timedelta(minutes=20)),))
-        sim = Simulation([dag], start=NOW, script=[
-            backfill(utc(2024, 3, 9), utc(2024, 3, 9, 5), max_active_runs=2)])
+        dag = DagSpec(
+            "d",
+            CronTriggerTimetable("0 * * * *", timezone="UTC"),
+            start_date=utc(2024, 3, 1),
+            max_active_runs=1,
+            tasks=(TaskSpec("t", timedelta(minutes=20)),),
+        )
+        sim = Simulation(
+            [dag],
+            start=NOW,
+            script=[backfill(utc(2024, 3, 9), utc(2024, 3, 9, 5), max_active_runs=2)],
+        )
         sim.advance_to(NOW + timedelta(hours=3, minutes=30))
         bf = backfill_runs(sim)
         scheduled = [r for r in sim.runs if r.run_type == "scheduled"]
@@ -195,9 +242,12 @@ class TestOrderAndConcurrency:
         (The backfill run should start one loop later; the engine waits for the next event
         instead: see ``test_simulation.py::test_promotion_cap_leaves_the_rest_for_next_loop``.)"""
         config = SchedulerConfig(max_dagruns_per_loop_to_schedule=1)
-        sim = Simulation([daily_dag(CronTriggerTimetable("0 12 * * *", timezone="UTC"))],
-                         start=NOW, config=config,
-                         script=[backfill(utc(2024, 3, 1, 12), utc(2024, 3, 1, 12))])
+        sim = Simulation(
+            [daily_dag(CronTriggerTimetable("0 12 * * *", timezone="UTC"))],
+            start=NOW,
+            config=config,
+            script=[backfill(utc(2024, 3, 1, 12), utc(2024, 3, 1, 12))],
+        )
         sim.advance_to(NOW)
         scheduled = next(r for r in sim.runs if r.run_type == "scheduled")
         (bf,) = backfill_runs(sim)
@@ -208,8 +258,14 @@ class TestOrderAndConcurrency:
         ``DagModel.is_paused == false`` (SCH-6): they start only after unpausing."""
         dag = daily_dag(paused=True)
         unpause = NOW + timedelta(hours=1)
-        sim = Simulation([dag], start=NOW, script=[
-            backfill(utc(2024, 3, 1), utc(2024, 3, 2)), act.Unpause(at=unpause, dag_id="d")])
+        sim = Simulation(
+            [dag],
+            start=NOW,
+            script=[
+                backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
+                act.Unpause(at=unpause, dag_id="d"),
+            ],
+        )
         sim.advance_to(unpause - timedelta(seconds=1))
         assert [r.state for r in backfill_runs(sim)] == ["queued", "queued"]
         sim.advance_to(unpause + timedelta(seconds=1))
@@ -221,14 +277,24 @@ class TestOrderAndConcurrency:
         the flag (SCH-5). A backfill run requested at 12:20 ends at 12:30 and does not refresh
         the flag either (``_schedule_dag_run`` refreshes it only for scheduled, manual and
         asset-triggered runs), so the 13:00 run is still created, then waits queued."""
-        dag = DagSpec("d", CronTriggerTimetable("0 * * * *", timezone="UTC"),
-                      start_date=utc(2024, 3, 1), max_active_runs=1,
-                      tasks=(TaskSpec("t", timedelta(minutes=10)),))
+        dag = DagSpec(
+            "d",
+            CronTriggerTimetable("0 * * * *", timezone="UTC"),
+            start_date=utc(2024, 3, 1),
+            max_active_runs=1,
+            tasks=(TaskSpec("t", timedelta(minutes=10)),),
+        )
         t = NOW + timedelta(minutes=20)
-        sim = Simulation([dag], start=NOW, parses=NoCadence(), script=[
-            act.Override(at=t, run=act.RunSelector("d", next=True), hold=True),
-            act.Trigger(at=t, dag_id="d"),
-            backfill(utc(2024, 3, 9, 5), utc(2024, 3, 9, 5), at=t)])
+        sim = Simulation(
+            [dag],
+            start=NOW,
+            parses=NoCadence(),
+            script=[
+                act.Override(at=t, run=act.RunSelector("d", next=True), hold=True),
+                act.Trigger(at=t, dag_id="d"),
+                backfill(utc(2024, 3, 9, 5), utc(2024, 3, 9, 5), at=t),
+            ],
+        )
         sim.advance_to(NOW + timedelta(minutes=45))
         (bf,) = backfill_runs(sim)
         assert bf.end_date == NOW + timedelta(minutes=30)
@@ -236,7 +302,9 @@ class TestOrderAndConcurrency:
         sim.advance_to(NOW + timedelta(hours=1, seconds=5))
         scheduled = [r for r in sim.runs if r.run_type == "scheduled"]
         assert [(r.run_after, r.state) for r in scheduled] == [
-            (NOW, "success"), (NOW + timedelta(hours=1), "queued")]
+            (NOW, "success"),
+            (NOW + timedelta(hours=1), "queued"),
+        ]
         assert sim.dags["d"].exceeds_max_active_runs
 
 
@@ -251,15 +319,20 @@ def reprocess_setup(behavior: str, tasks: tuple[TaskSpec, ...] = TEN_MIN) -> Sim
         # one trigger per instant: two at once would share the run id manual__<run_after>
         # and Airflow answers the second with 409 Conflict
         act.Trigger(at=t0 + timedelta(seconds=1), dag_id="d", logical_date=utc(2024, 3, 6)),
-        act.Override(at=t0 + timedelta(seconds=2), run=act.RunSelector("d", next=True),
-                     hold=True),
+        act.Override(at=t0 + timedelta(seconds=2), run=act.RunSelector("d", next=True), hold=True),
         act.Trigger(at=t0 + timedelta(seconds=2), dag_id="d", logical_date=utc(2024, 3, 7)),
         backfill(utc(2024, 3, 4), utc(2024, 3, 8), reprocess_behavior=behavior),
     ]
     if tasks:
-        script.insert(2, act.TaskFinish(at=t0 + timedelta(minutes=5),
-                                        run=act.RunSelector("d", logical_date=utc(2024, 3, 6)),
-                                        task_id="t", outcome="failed"))
+        script.insert(
+            2,
+            act.TaskFinish(
+                at=t0 + timedelta(minutes=5),
+                run=act.RunSelector("d", logical_date=utc(2024, 3, 6)),
+                task_id="t",
+                outcome="failed",
+            ),
+        )
     return Simulation([daily_dag(tasks=tasks)], start=t0 - timedelta(minutes=1), script=script)
 
 
@@ -267,17 +340,32 @@ class TestReprocess:
     @pytest.mark.parametrize(
         ("behavior", "created", "cleared", "skipped"),
         [
-            pytest.param("none", [4, 8], [], {5: "already exists", 6: "already exists",
-                                               7: "in flight"},
-                         id="reprocess-none-skips-every-existing-run"),
-            pytest.param("failed", [4, 8], [6], {5: "already exists", 7: "in flight"},
-                         id="reprocess-failed-clears-only-the-failed-run"),
-            pytest.param("completed", [4, 8], [5, 6], {7: "in flight"},
-                         id="reprocess-completed-clears-every-finished-run"),
+            pytest.param(
+                "none",
+                [4, 8],
+                [],
+                {5: "already exists", 6: "already exists", 7: "in flight"},
+                id="reprocess-none-skips-every-existing-run",
+            ),
+            pytest.param(
+                "failed",
+                [4, 8],
+                [6],
+                {5: "already exists", 7: "in flight"},
+                id="reprocess-failed-clears-only-the-failed-run",
+            ),
+            pytest.param(
+                "completed",
+                [4, 8],
+                [5, 6],
+                {7: "in flight"},
+                id="reprocess-completed-clears-every-finished-run",
+            ),
         ],
     )
-    def test_existing_runs_decide(self, behavior: str, created: list[int], cleared: list[int],
-                                  skipped: dict[int, str]) -> None:
+    def test_existing_runs_decide(
+        self, behavior: str, created: list[int], cleared: list[int], skipped: dict[int, str]
+    ) -> None:
         """``_get_dag_run_no_create_reason``: a queued/running run is never touched ("in
         flight"); a finished one is re-processed only as ``reprocess_behavior`` allows."""
         sim = reprocess_setup(behavior)
@@ -287,8 +375,9 @@ class TestReprocess:
         new = [r for r in sim.runs if r.created_at == NOW]
         assert [r.logical_date.day for r in new if r.logical_date] == created
         assert sorted(d for d, row in by_day.items() if row["cleared"]) == cleared
-        assert {d: row["exception_reason"] for d, row in by_day.items()
-                if row["exception_reason"]} == skipped
+        assert {
+            d: row["exception_reason"] for d, row in by_day.items() if row["exception_reason"]
+        } == skipped
         # the scheduled 03-10 run, 3 manual runs, the new ones: clearing creates nothing
         assert len(sim.runs) == 4 + len(created)
 
@@ -316,9 +405,14 @@ class TestReprocess:
         backfill re-processes is a backfill run from then on, so it becomes that reference
         (the DAG starts 03-20 and has no scheduled run yet)."""
         t0 = NOW - timedelta(hours=1)
-        sim = Simulation([daily_dag(start=utc(2024, 3, 20))], start=t0, script=[
-            act.Trigger(at=t0, dag_id="d", logical_date=utc(2024, 3, 5)),
-            backfill(utc(2024, 3, 5), utc(2024, 3, 5), reprocess_behavior="completed")])
+        sim = Simulation(
+            [daily_dag(start=utc(2024, 3, 20))],
+            start=t0,
+            script=[
+                act.Trigger(at=t0, dag_id="d", logical_date=utc(2024, 3, 5)),
+                backfill(utc(2024, 3, 5), utc(2024, 3, 5), reprocess_behavior="completed"),
+            ],
+        )
         sim.advance_to(NOW - timedelta(seconds=1))
         assert sim.dags["d"].latest_automated is None
         sim.advance_to(NOW)
@@ -339,15 +433,27 @@ class TestReprocess:
         """An Override names a run, not an attempt: the run of 03-02 declared to fail fails
         again when a backfill with reprocess_behavior=failed re-runs it."""
         t0 = NOW - timedelta(hours=1)
-        sim = Simulation([daily_dag()], start=t0, script=[
-            act.Override(at=t0, run=act.RunSelector("d", logical_date=utc(2024, 3, 2)),
-                         outcome="failed"),
-            act.Trigger(at=t0, dag_id="d", logical_date=utc(2024, 3, 2)),
-            backfill(utc(2024, 3, 2), utc(2024, 3, 2), reprocess_behavior="failed")])
+        sim = Simulation(
+            [daily_dag()],
+            start=t0,
+            script=[
+                act.Override(
+                    at=t0, run=act.RunSelector("d", logical_date=utc(2024, 3, 2)), outcome="failed"
+                ),
+                act.Trigger(at=t0, dag_id="d", logical_date=utc(2024, 3, 2)),
+                backfill(utc(2024, 3, 2), utc(2024, 3, 2), reprocess_behavior="failed"),
+            ],
+        )
         sim.advance_to(NOW + timedelta(hours=1))
         run = next(r for r in sim.runs if r.logical_date == utc(2024, 3, 2))
         assert [s for s, _ in run.states] == [
-            "queued", "running", "failed", "queued", "running", "failed"]
+            "queued",
+            "running",
+            "failed",
+            "queued",
+            "running",
+            "failed",
+        ]
 
 
 # --------------------------------------------------------------------------- meeting the schedule
@@ -359,8 +465,15 @@ class TestScheduleInteraction:
         cache moves on from the backfill run), then create 03-05."""
         dag = daily_dag(catchup=True, paused=True, tasks=())
         unpause = NOW + timedelta(minutes=1)
-        sim = Simulation([dag], start=NOW, config=SchedulerConfig(parse_interval=None), script=[
-            backfill(utc(2024, 3, 3), utc(2024, 3, 4)), act.Unpause(at=unpause, dag_id="d")])
+        sim = Simulation(
+            [dag],
+            start=NOW,
+            config=SchedulerConfig(parse_interval=None),
+            script=[
+                backfill(utc(2024, 3, 3), utc(2024, 3, 4)),
+                act.Unpause(at=unpause, dag_id="d"),
+            ],
+        )
         sim.advance_to(unpause + timedelta(seconds=6))
         scheduled = [r for r in sim.runs if r.run_type == "scheduled"]
         assert [(r.logical_date, r.created_at) for r in scheduled] == [
@@ -377,12 +490,21 @@ class TestScheduleInteraction:
         before it (03-01, 03-02) is never scheduled."""
         dag = daily_dag(catchup=True, paused=True, tasks=())
         unpause = NOW + timedelta(minutes=1)
-        sim = Simulation([dag], start=NOW, script=[
-            backfill(utc(2024, 3, 3), utc(2024, 3, 4)), act.Unpause(at=unpause, dag_id="d")])
+        sim = Simulation(
+            [dag],
+            start=NOW,
+            script=[
+                backfill(utc(2024, 3, 3), utc(2024, 3, 4)),
+                act.Unpause(at=unpause, dag_id="d"),
+            ],
+        )
         sim.advance_to(unpause + timedelta(seconds=2))
         scheduled = [r for r in sim.runs if r.run_type == "scheduled"]
-        assert [r.logical_date for r in scheduled] == [utc(2024, 3, 5), utc(2024, 3, 6),
-                                                       utc(2024, 3, 7)]
+        assert [r.logical_date for r in scheduled] == [
+            utc(2024, 3, 5),
+            utc(2024, 3, 6),
+            utc(2024, 3, 7),
+        ]
 
 
 # --------------------------------------------------------------------------- partitions
@@ -393,18 +515,23 @@ class TestPartitioned:
         the tick, keys in Taipei wall time, no logical date; the 03-11 tick is after the request
         (no ``now`` filter for partitions) and waits queued until its run_after."""
         table = CronPartitionTimetable("0 0 * * *", timezone="Asia/Taipei")
-        sim = Simulation([daily_dag(table)], start=NOW,
-                         script=[backfill(utc(2024, 3, 9), utc(2024, 3, 11))])
+        sim = Simulation(
+            [daily_dag(table)], start=NOW, script=[backfill(utc(2024, 3, 9), utc(2024, 3, 11))]
+        )
         sim.advance_to(NOW + timedelta(seconds=1))
         runs = backfill_runs(sim)
         ticks = [utc(2024, 3, 8, 16), utc(2024, 3, 9, 16), utc(2024, 3, 10, 16)]
         assert [r.partition_date for r in runs] == ticks
         assert [r.run_after for r in runs] == ticks
         assert [r.partition_key for r in runs] == [
-            "2024-03-09T00:00:00", "2024-03-10T00:00:00", "2024-03-11T00:00:00"]
+            "2024-03-09T00:00:00",
+            "2024-03-10T00:00:00",
+            "2024-03-11T00:00:00",
+        ]
         assert all(r.logical_date is None and r.data_interval is None for r in runs)
         assert runs[0].run_id.startswith(
-            "backfill__2024-03-08T16:00:00+00:00__2024-03-09T00:00:00__")
+            "backfill__2024-03-08T16:00:00+00:00__2024-03-09T00:00:00__"
+        )
         assert [r.state for r in runs] == ["running", "running", "queued"]
 
     def test_reprocessed_partition_gets_a_new_run_beside_the_old_one(self) -> None:
@@ -413,8 +540,11 @@ class TestPartitioned:
         (``_create_backfill_dag_run_partitioned``)."""
         table = CronPartitionTimetable("0 0 * * *", timezone="UTC")
         dag = daily_dag(table)  # catchup off: the 03-10 run is created at once
-        sim = Simulation([dag], start=NOW - timedelta(hours=1), script=[
-            backfill(utc(2024, 3, 10), utc(2024, 3, 10), reprocess_behavior="completed")])
+        sim = Simulation(
+            [dag],
+            start=NOW - timedelta(hours=1),
+            script=[backfill(utc(2024, 3, 10), utc(2024, 3, 10), reprocess_behavior="completed")],
+        )
         sim.advance_to(NOW)
         runs = [r for r in sim.runs if r.partition_key == "2024-03-10T00:00:00"]
         assert [r.run_type for r in runs] == ["scheduled", "backfill"]
@@ -426,20 +556,35 @@ class TestRefusals:
     @pytest.mark.parametrize(
         ("dag", "request_", "phrase"),
         [
-            pytest.param(daily_dag(), backfill(utc(2024, 3, 5), utc(2024, 3, 1)),
-                         "must not be after to_date", id="from-after-to"),
-            pytest.param(daily_dag(), backfill(NOW, NOW + timedelta(days=3)),
-                         "future dates", id="both-bounds-in-the-future"),
-            pytest.param(daily_dag(NullTimetable()), backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
-                         "non-periodic", id="schedule-none-is-not-periodic"),
-            pytest.param(daily_dag(CronTriggerTimetable("0 0 1 1 *", timezone="UTC")),
-                         backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
-                         "No runs to create", id="no-tick-in-the-range"),
+            pytest.param(
+                daily_dag(),
+                backfill(utc(2024, 3, 5), utc(2024, 3, 1)),
+                "must not be after to_date",
+                id="from-after-to",
+            ),
+            pytest.param(
+                daily_dag(),
+                backfill(NOW, NOW + timedelta(days=3)),
+                "future dates",
+                id="both-bounds-in-the-future",
+            ),
+            pytest.param(
+                daily_dag(NullTimetable()),
+                backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
+                "non-periodic",
+                id="schedule-none-is-not-periodic",
+            ),
+            pytest.param(
+                daily_dag(CronTriggerTimetable("0 0 1 1 *", timezone="UTC")),
+                backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
+                "No runs to create",
+                id="no-tick-in-the-range",
+            ),
         ],
     )
-    def test_invalid_request_warns_and_creates_nothing(self, dag: DagSpec,
-                                                       request_: act.Backfill,
-                                                       phrase: str) -> None:
+    def test_invalid_request_warns_and_creates_nothing(
+        self, dag: DagSpec, request_: act.Backfill, phrase: str
+    ) -> None:
         """Airflow rejects the request (``_validate_backfill_params``, ``_create_backfill``):
         the simulator warns with the reason and creates neither a backfill nor a run."""
         sim = Simulation([dag], start=NOW, script=[request_])
@@ -452,15 +597,22 @@ class TestRefusals:
     def test_zero_max_active_runs_is_accepted_but_never_starts(self) -> None:
         """``BackfillPostBody.max_active_runs`` is any int: 0 is accepted (with a simulator
         warning) and the promotion check ``running < 0`` never passes."""
-        sim = Simulation([daily_dag()], start=NOW, script=[
-            backfill(utc(2024, 3, 1), utc(2024, 3, 1), max_active_runs=0)])
+        sim = Simulation(
+            [daily_dag()],
+            start=NOW,
+            script=[backfill(utc(2024, 3, 1), utc(2024, 3, 1), max_active_runs=0)],
+        )
         sim.advance_to(NOW + timedelta(hours=1))
         assert [r.state for r in backfill_runs(sim)] == ["queued"]
         assert "never start" in sim.warnings[0]
 
     def test_undeployed_dag_is_not_found(self) -> None:
-        sim = Simulation([daily_dag()], start=NOW, deploy_at_start=False,
-                         script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2))])
+        sim = Simulation(
+            [daily_dag()],
+            start=NOW,
+            deploy_at_start=False,
+            script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2))],
+        )
         sim.advance_to(NOW)
         assert "DagNotFound" in sim.warnings[0] and sim.state.backfills == []
 
@@ -469,11 +621,17 @@ class TestRefusals:
         complete. Its last run ends at 12:10:00 (``runs_finished_at``); the 30-s completion
         check marks it at 12:10:00 too (loop at 12:10:00 = start + 20·30 s), so a request at
         12:10:01 is accepted, while one at 12:05 was not."""
-        sim = Simulation([daily_dag()], start=NOW, script=[
-            backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
-            backfill(utc(2024, 3, 3), utc(2024, 3, 3), at=NOW + timedelta(minutes=5)),
-            backfill(utc(2024, 3, 3), utc(2024, 3, 3), at=NOW + timedelta(minutes=10, seconds=1)),
-        ])
+        sim = Simulation(
+            [daily_dag()],
+            start=NOW,
+            script=[
+                backfill(utc(2024, 3, 1), utc(2024, 3, 2)),
+                backfill(utc(2024, 3, 3), utc(2024, 3, 3), at=NOW + timedelta(minutes=5)),
+                backfill(
+                    utc(2024, 3, 3), utc(2024, 3, 3), at=NOW + timedelta(minutes=10, seconds=1)
+                ),
+            ],
+        )
         sim.advance_to(NOW + timedelta(minutes=11))
         first = sim.state.backfills[0]
         assert first["runs_finished_at"] == NOW + timedelta(minutes=10)
@@ -489,8 +647,9 @@ class TestCompletion:
         backfill's runs (10 min) finish at 12:10:00; it is marked complete at 12:10:15, and no
         warning is written."""
         start = NOW - timedelta(seconds=15)
-        sim = Simulation([daily_dag()], start=start,
-                         script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2))])
+        sim = Simulation(
+            [daily_dag()], start=start, script=[backfill(utc(2024, 3, 1), utc(2024, 3, 2))]
+        )
         sim.advance_to(NOW + timedelta(minutes=5))
         assert sim.state.backfills[0]["completed_at"] is None
         sim.advance_to(NOW + timedelta(minutes=11))
@@ -522,10 +681,17 @@ class TestDryRun:
         03-04, 03-06 (failed, would be cleared) and 03-08, and changes nothing."""
         sim = reprocess_setup("failed")
         sim.advance_to(NOW - timedelta(seconds=1))
-        request_ = backfill(utc(2024, 3, 4), utc(2024, 3, 8), reprocess_behavior="failed",
-                            at=NOW - timedelta(seconds=1))
+        request_ = backfill(
+            utc(2024, 3, 4),
+            utc(2024, 3, 8),
+            reprocess_behavior="failed",
+            at=NOW - timedelta(seconds=1),
+        )
         runs_before = len(sim.runs)
         infos = dry_run(sim, request_)
-        assert [i.logical_date for i in infos] == [utc(2024, 3, 4), utc(2024, 3, 6),
-                                                   utc(2024, 3, 8)]
+        assert [i.logical_date for i in infos] == [
+            utc(2024, 3, 4),
+            utc(2024, 3, 6),
+            utc(2024, 3, 8),
+        ]
         assert len(sim.runs) == runs_before and sim.state.backfills == []

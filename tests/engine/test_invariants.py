@@ -61,13 +61,13 @@ TRIGGER_ZONES = (*DATA_INTERVAL_ZONES, "Australia/Lord_Howe")
 #: Instants a few days before DST changes of the zones above (and one quiet day), so that
 #: chains of a few dozen intervals cross transitions often.
 ANCHORS = (
-    datetime(2024, 3, 8, tzinfo=UTC),    # New York spring-forward 03-10
-    datetime(2024, 3, 28, tzinfo=UTC),   # London spring-forward 03-31
-    datetime(2024, 4, 5, tzinfo=UTC),    # Lord Howe fall-back 04-07
+    datetime(2024, 3, 8, tzinfo=UTC),  # New York spring-forward 03-10
+    datetime(2024, 3, 28, tzinfo=UTC),  # London spring-forward 03-31
+    datetime(2024, 4, 5, tzinfo=UTC),  # Lord Howe fall-back 04-07
     datetime(2024, 6, 12, tzinfo=UTC),
-    datetime(2024, 10, 4, tzinfo=UTC),   # Lord Howe spring-forward 10-06
+    datetime(2024, 10, 4, tzinfo=UTC),  # Lord Howe spring-forward 10-06
     datetime(2024, 10, 25, tzinfo=UTC),  # London fall-back 10-27
-    datetime(2024, 11, 1, tzinfo=UTC),   # New York fall-back 11-03
+    datetime(2024, 11, 1, tzinfo=UTC),  # New York fall-back 11-03
 )
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,8 +88,7 @@ def every_hour_crons(draw: st.DrawFn) -> str:
 @st.composite
 def fixed_hour_crons(draw: st.DrawFn) -> str:
     minute = draw(st.sampled_from(["0", "15", "30", "45", "0,30"]))
-    hours = draw(st.lists(st.sampled_from([0, *range(4, 24)]), min_size=1, max_size=4,
-                          unique=True))
+    hours = draw(st.lists(st.sampled_from([0, *range(4, 24)]), min_size=1, max_size=4, unique=True))
     dom = draw(st.sampled_from(["*", "*", "1,15", "L"]))
     dow = draw(st.sampled_from(["*", "*", "1-5", "0"]))
     return f"{minute} {','.join(map(str, sorted(hours)))} {dom} * {dow}"
@@ -117,14 +116,16 @@ def assert_tiles(infos: list[DagRunInfo]) -> None:
         assert info.data_interval.start < info.data_interval.end
         assert info.run_after == info.data_interval.end
     dates = [i.logical_date for i in infos]
-    assert all(a is not None and b is not None and a < b
-               for a, b in pairwise(dates))
+    assert all(a is not None and b is not None and a < b for a, b in pairwise(dates))
 
 
 # --------------------------------------------------------------------------- timetables
 @FAST
-@given(cron=st.one_of(every_hour_crons(), fixed_hour_crons()),
-       zone=st.sampled_from(DATA_INTERVAL_ZONES), start=instants())
+@given(
+    cron=st.one_of(every_hour_crons(), fixed_hour_crons()),
+    zone=st.sampled_from(DATA_INTERVAL_ZONES),
+    start=instants(),
+)
 def test_cron_data_intervals_tile_time(cron: str, zone: str, start: datetime) -> None:
     """TT-4, DST-2..4: the CronDataInterval chain has no gap and no overlap."""
     assert_tiles(chain(CronDataIntervalTimetable(cron, zone), start, 40))
@@ -140,14 +141,21 @@ def test_delta_data_intervals_tile_time(minutes: int, start: datetime) -> None:
 
 
 @FAST
-@given(cron=st.one_of(every_hour_crons(), fixed_hour_crons(),
-                      st.sampled_from(["*/15 1-3 * * *", "30 2 * * *", "30 1 * * *",
-                                       "0 */2 * * *"])),
-       zone=st.sampled_from(TRIGGER_ZONES), start=instants(),
-       interval=st.sampled_from([timedelta(0), timedelta(hours=1), timedelta(hours=6),
-                                 timedelta(days=1)]))
-def test_cron_trigger_runs_strictly_increase(cron: str, zone: str, start: datetime,
-                                             interval: timedelta) -> None:
+@given(
+    cron=st.one_of(
+        every_hour_crons(),
+        fixed_hour_crons(),
+        st.sampled_from(["*/15 1-3 * * *", "30 2 * * *", "30 1 * * *", "0 */2 * * *"]),
+    ),
+    zone=st.sampled_from(TRIGGER_ZONES),
+    start=instants(),
+    interval=st.sampled_from(
+        [timedelta(0), timedelta(hours=1), timedelta(hours=6), timedelta(days=1)]
+    ),
+)
+def test_cron_trigger_runs_strictly_increase(
+    cron: str, zone: str, start: datetime, interval: timedelta
+) -> None:
     """TT-5: run_after strictly increases (DST crons included), logical = run_after - interval."""
     infos = chain(CronTriggerTimetable(cron, timezone=zone, interval=interval), start, 40)
     runs_after = [i.run_after for i in infos]
@@ -159,10 +167,14 @@ def test_cron_trigger_runs_strictly_increase(cron: str, zone: str, start: dateti
 
 
 @FAST
-@given(minutes=st.integers(1, 3 * 24 * 60), start=instants(),
-       interval=st.sampled_from([timedelta(0), timedelta(minutes=30), timedelta(days=1)]))
-def test_delta_trigger_runs_strictly_increase(minutes: int, start: datetime,
-                                              interval: timedelta) -> None:
+@given(
+    minutes=st.integers(1, 3 * 24 * 60),
+    start=instants(),
+    interval=st.sampled_from([timedelta(0), timedelta(minutes=30), timedelta(days=1)]),
+)
+def test_delta_trigger_runs_strictly_increase(
+    minutes: int, start: datetime, interval: timedelta
+) -> None:
     """TT-8: catchup=True runs at start_date, then every delta."""
     delta = timedelta(minutes=minutes)
     infos = chain(DeltaTriggerTimetable(delta, interval=interval), start, 30)
@@ -196,18 +208,30 @@ def scenarios(draw: st.DrawFn) -> tuple[datetime, list[DagSpec], list[act.Action
     dags = []
     for i in range(draw(st.integers(1, 3))):
         tasks = tuple(
-            TaskSpec(f"t{k}", timedelta(minutes=draw(st.sampled_from([0, 10, 45, 130]))),
-                     draw(st.sampled_from(["success", "success", "failed"])))
-            for k in range(draw(st.integers(0, 2))))
-        dags.append(DagSpec(
-            f"d{i}", draw(st.sampled_from(TIMETABLES))(),
-            start_date=start - timedelta(hours=draw(st.integers(0, 72))),
-            catchup=draw(st.booleans()), max_active_runs=draw(st.integers(1, 3)),
-            is_paused_upon_creation=draw(st.booleans()), tasks=tasks))
+            TaskSpec(
+                f"t{k}",
+                timedelta(minutes=draw(st.sampled_from([0, 10, 45, 130]))),
+                draw(st.sampled_from(["success", "success", "failed"])),
+            )
+            for k in range(draw(st.integers(0, 2)))
+        )
+        dags.append(
+            DagSpec(
+                f"d{i}",
+                draw(st.sampled_from(TIMETABLES))(),
+                start_date=start - timedelta(hours=draw(st.integers(0, 72))),
+                catchup=draw(st.booleans()),
+                max_active_runs=draw(st.integers(1, 3)),
+                is_paused_upon_creation=draw(st.booleans()),
+                tasks=tasks,
+            )
+        )
 
     def moment() -> datetime:
-        return start + timedelta(minutes=draw(st.integers(0, int(HORIZON.total_seconds()) // 60)),
-                                 seconds=draw(st.sampled_from([0, 0, 1, 30])))
+        return start + timedelta(
+            minutes=draw(st.integers(0, int(HORIZON.total_seconds()) // 60)),
+            seconds=draw(st.sampled_from([0, 0, 1, 30])),
+        )
 
     script: list[act.Action] = []
     for _ in range(draw(st.integers(0, 6))):
@@ -216,23 +240,36 @@ def scenarios(draw: st.DrawFn) -> tuple[datetime, list[DagSpec], list[act.Action
         at = moment()
         if kind == "trigger":
             hours = draw(st.none() | st.integers(-24, 24))
-            logical = None if hours is None else (
-                at.replace(minute=0, second=0) + timedelta(hours=hours))
+            logical = (
+                None if hours is None else (at.replace(minute=0, second=0) + timedelta(hours=hours))
+            )
             script.append(act.Trigger(at=at, dag_id=dag_id, logical_date=logical))
         elif kind == "pause":
             script.append(act.Pause(at=at, dag_id=dag_id))
         elif kind == "unpause":
             script.append(act.Unpause(at=at, dag_id=dag_id))
         elif kind == "override":
-            script.append(act.Override(at=at, run=act.RunSelector(dag_id, next=True),
-                                       outcome="failed", delay=timedelta(minutes=20)))
+            script.append(
+                act.Override(
+                    at=at,
+                    run=act.RunSelector(dag_id, next=True),
+                    outcome="failed",
+                    delay=timedelta(minutes=20),
+                )
+            )
         else:
             back = timedelta(hours=draw(st.integers(1, 48)))
-            script.append(act.Backfill(
-                at=at, dag_id=dag_id, from_date=at - back,
-                to_date=at - back + timedelta(hours=draw(st.integers(0, 30))),
-                reprocess_behavior=draw(st.sampled_from(["none", "failed", "completed"])),
-                max_active_runs=draw(st.integers(1, 3)), run_backwards=draw(st.booleans())))
+            script.append(
+                act.Backfill(
+                    at=at,
+                    dag_id=dag_id,
+                    from_date=at - back,
+                    to_date=at - back + timedelta(hours=draw(st.integers(0, 30))),
+                    reprocess_behavior=draw(st.sampled_from(["none", "failed", "completed"])),
+                    max_active_runs=draw(st.integers(1, 3)),
+                    run_backwards=draw(st.booleans()),
+                )
+            )
     return start, dags, script
 
 
@@ -242,9 +279,23 @@ def simulate(scenario: tuple[datetime, list[DagSpec], list[act.Action]]) -> Simu
 
 
 def record(sim: Simulation) -> list[tuple[object, ...]]:
-    return [(r.dag_id, r.nth, r.run_id, r.run_type, r.triggered_by, r.logical_date,
-             r.data_interval, r.run_after, r.created_at, tuple(r.states), r.backfill_id,
-             r.backfill_sort_ordinal) for r in sim.runs]
+    return [
+        (
+            r.dag_id,
+            r.nth,
+            r.run_id,
+            r.run_type,
+            r.triggered_by,
+            r.logical_date,
+            r.data_interval,
+            r.run_after,
+            r.created_at,
+            tuple(r.states),
+            r.backfill_id,
+            r.backfill_sort_ordinal,
+        )
+        for r in sim.runs
+    ]
 
 
 def state_at(run: DagRun, t: datetime) -> str | None:
@@ -257,8 +308,7 @@ def state_at(run: DagRun, t: datetime) -> str | None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario=scenarios())
-def test_scheduler_invariants(scenario: tuple[datetime, list[DagSpec], list[act.Action]]
-                              ) -> None:
+def test_scheduler_invariants(scenario: tuple[datetime, list[DagSpec], list[act.Action]]) -> None:
     """Unique logical dates per DAG, scheduled runs created at/after run_after, and at most
     max_active_runs non-backfill runs running at every instant a state changed."""
     start, dags, _ = scenario
@@ -281,7 +331,8 @@ def test_scheduler_invariants(scenario: tuple[datetime, list[DagSpec], list[act.
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario=scenarios(), data=st.data())
 def test_record_does_not_depend_on_clock_steps(
-        scenario: tuple[datetime, list[DagSpec], list[act.Action]], data: st.DataObject) -> None:
+    scenario: tuple[datetime, list[DagSpec], list[act.Action]], data: st.DataObject
+) -> None:
     """One ``advance_to(end)`` and a random mix of small ``advance_to`` and ``step()`` calls
     give the same runs, states, instants, backfills and warnings."""
     start, _, _ = scenario
@@ -298,8 +349,9 @@ def test_record_does_not_depend_on_clock_steps(
             stepped.step()
         else:
             minutes = data.draw(st.integers(0, 180))
-            target = min(end, stepped.now + timedelta(minutes=minutes,
-                                                      seconds=data.draw(st.integers(0, 59))))
+            target = min(
+                end, stepped.now + timedelta(minutes=minutes, seconds=data.draw(st.integers(0, 59)))
+            )
             stepped.advance_to(target)
     stepped.advance_to(end)
     assert record(stepped) == record(straight)

@@ -43,8 +43,19 @@ def hourly(**kwargs: object) -> DagSpec:
 
 def record(sim: Simulation) -> list[tuple[object, ...]]:
     """Everything a run's record holds that the scheduler decides."""
-    return [(r.dag_id, r.nth, r.run_id, r.run_type, r.logical_date, r.run_after, r.created_at,
-             tuple(r.states)) for r in sim.runs]
+    return [
+        (
+            r.dag_id,
+            r.nth,
+            r.run_id,
+            r.run_type,
+            r.logical_date,
+            r.run_after,
+            r.created_at,
+            tuple(r.states),
+        )
+        for r in sim.runs
+    ]
 
 
 def scheduled(sim: Simulation, dag_id: str = "d") -> list[DagRun]:
@@ -60,15 +71,22 @@ class TestCreationPerLoop:
         sim = Simulation([hourly(catchup=True)], start=start)
         sim.advance_to(start + 10 * SECOND)
         assert [(r.logical_date, r.created_at) for r in scheduled(sim)] == [
-            (utc(2024, 3, 10, h), start + h * SECOND) for h in range(6)]
+            (utc(2024, 3, 10, h), start + h * SECOND) for h in range(6)
+        ]
 
     def test_ten_dags_per_loop_the_eleventh_waits_one_loop(self) -> None:
         """id twenty-five-due-dags-ten-per-loop: 25 daily DAGs, catchup=False, all due at deploy;
         ``max_dagruns_to_create_per_loop=10`` → 10, 10 and 5 runs in three loops, DAG #11
         (index 10) in the second loop."""
         start = utc(2024, 3, 10, 12)
-        dags = [DagSpec(f"d{i:02}", CronTriggerTimetable("0 0 * * *", timezone="UTC"),
-                        start_date=utc(2024, 3, 1)) for i in range(25)]
+        dags = [
+            DagSpec(
+                f"d{i:02}",
+                CronTriggerTimetable("0 0 * * *", timezone="UTC"),
+                start_date=utc(2024, 3, 1),
+            )
+            for i in range(25)
+        ]
         sim = Simulation(dags, start=start)
         sim.advance_to(start + 5 * SECOND)
         created = [r.created_at for r in sim.runs]
@@ -85,13 +103,15 @@ class TestMaxActiveRuns:
         05:10:00, the 05:10:00 loop marks it success (SCH-1) and the 05:10:01 loop creates and
         starts the 01:00 run."""
         start = utc(2024, 3, 10, 5)
-        dag = hourly(catchup=True, max_active_runs=1,
-                     tasks=(TaskSpec("t", timedelta(minutes=10)),))
+        dag = hourly(catchup=True, max_active_runs=1, tasks=(TaskSpec("t", timedelta(minutes=10)),))
         sim = Simulation([dag], start=start)
         sim.advance_to(start + timedelta(minutes=15))
         first, second = scheduled(sim)
-        assert first.states == [("queued", start), ("running", start),
-                                ("success", start + timedelta(minutes=10))]
+        assert first.states == [
+            ("queued", start),
+            ("running", start),
+            ("success", start + timedelta(minutes=10)),
+        ]
         slot_used = start + timedelta(minutes=10) + SECOND
         assert second.logical_date == utc(2024, 3, 10, 1)
         assert second.states == [("queued", slot_used), ("running", slot_used)]
@@ -101,12 +121,14 @@ class TestMaxActiveRuns:
         ("parse_interval", "second_logical_date"),
         [
             pytest.param(None, utc(2024, 3, 10, 11), id="no-reparse-stale-next-hour"),
-            pytest.param(timedelta(seconds=30), utc(2024, 3, 10, 15),
-                         id="reparse-every-30s-latest-hour"),
+            pytest.param(
+                timedelta(seconds=30), utc(2024, 3, 10, 15), id="reparse-every-30s-latest-hour"
+            ),
         ],
     )
-    def test_long_run_and_the_stale_next_interval(self, parse_interval: timedelta | None,
-                                                  second_logical_date: datetime) -> None:
+    def test_long_run_and_the_stale_next_interval(
+        self, parse_interval: timedelta | None, second_logical_date: datetime
+    ) -> None:
         """SCH-4: hourly, catchup=False, max_active_runs=1, the 10:00 run lasts 5 h. The next-run
         cache is computed when a run is created (11:00), not when it finishes: without a
         re-parse the stale 11:00 run comes next; with a parse every 30 s the cache already
@@ -136,13 +158,19 @@ class TestPause:
         catchup=False: parsing kept the cache on the latest hour, so only 05:00 runs."""
         start = utc(2024, 3, 10)
         unpause = utc(2024, 3, 10, 5)
-        sim = Simulation([hourly(catchup=catchup)], start=start, script=[
-            act.Pause(at=start + timedelta(minutes=30), dag_id="d"),
-            act.Unpause(at=unpause, dag_id="d")])
+        sim = Simulation(
+            [hourly(catchup=catchup)],
+            start=start,
+            script=[
+                act.Pause(at=start + timedelta(minutes=30), dag_id="d"),
+                act.Unpause(at=unpause, dag_id="d"),
+            ],
+        )
         sim.advance_to(unpause + 10 * SECOND)
         after = [r for r in scheduled(sim) if r.created_at >= unpause]
         assert [(r.logical_date, r.created_at) for r in after] == [
-            (utc(2024, 3, 10, h), unpause + k * SECOND) for k, h in enumerate(hours)]
+            (utc(2024, 3, 10, h), unpause + k * SECOND) for k, h in enumerate(hours)
+        ]
 
 
 # --------------------------------------------------------------------------- SCH-9, SCH-10
@@ -150,24 +178,42 @@ class TestManualRuns:
     @pytest.mark.parametrize(
         ("catchup", "parse_interval", "expected"),
         [
-            pytest.param(True, timedelta(seconds=30), [(utc(2024, 4, 9), utc(2024, 4, 10))],
-                         id="data-interval-catchup-stalls-forever-even-with-parses"),
-            pytest.param(False, None, [(utc(2024, 4, 9), utc(2024, 4, 10)),
-                                       (utc(2024, 4, 11), utc(2024, 4, 12) + SECOND),
-                                       (utc(2024, 4, 12), utc(2024, 4, 13)),
-                                       (utc(2024, 4, 13), utc(2024, 4, 14))],
-                         id="data-interval-no-catchup-resumes-loop-after-collision"),
-            pytest.param(False, timedelta(seconds=30),
-                         [(utc(2024, 4, 9), utc(2024, 4, 10)),
-                          (utc(2024, 4, 11), utc(2024, 4, 12)),
-                          (utc(2024, 4, 12), utc(2024, 4, 13)),
-                          (utc(2024, 4, 13), utc(2024, 4, 14))],
-                         id="data-interval-no-catchup-resumes-parse-moves-cache-first"),
+            pytest.param(
+                True,
+                timedelta(seconds=30),
+                [(utc(2024, 4, 9), utc(2024, 4, 10))],
+                id="data-interval-catchup-stalls-forever-even-with-parses",
+            ),
+            pytest.param(
+                False,
+                None,
+                [
+                    (utc(2024, 4, 9), utc(2024, 4, 10)),
+                    (utc(2024, 4, 11), utc(2024, 4, 12) + SECOND),
+                    (utc(2024, 4, 12), utc(2024, 4, 13)),
+                    (utc(2024, 4, 13), utc(2024, 4, 14)),
+                ],
+                id="data-interval-no-catchup-resumes-loop-after-collision",
+            ),
+            pytest.param(
+                False,
+                timedelta(seconds=30),
+                [
+                    (utc(2024, 4, 9), utc(2024, 4, 10)),
+                    (utc(2024, 4, 11), utc(2024, 4, 12)),
+                    (utc(2024, 4, 12), utc(2024, 4, 13)),
+                    (utc(2024, 4, 13), utc(2024, 4, 14)),
+                ],
+                id="data-interval-no-catchup-resumes-parse-moves-cache-first",
+            ),
         ],
     )
     def test_manual_run_on_next_logical_date_of_cron_data_interval(
-            self, catchup: bool, parse_interval: timedelta | None,
-            expected: list[tuple[datetime, datetime]]) -> None:
+        self,
+        catchup: bool,
+        parse_interval: timedelta | None,
+        expected: list[tuple[datetime, datetime]],
+    ) -> None:
         """SCH-9: CronDataInterval ``0 0 * * *``, deployed 04-10T00:00 ([04-09, 04-10) runs), cache
         [04-10, 04-11). A manual run at 08:00 takes logical date 04-10 (interval [04-09, 04-10]
         by manual inference), so recomputing from it gives 04-10 again. catchup=True: no
@@ -176,12 +222,19 @@ class TestManualRuns:
         that finds the collision moves the cache there and the next loop creates it; with a
         parse at 04-12T00:00:00 (applied before that loop) the cache moves first and the run
         is created by that loop."""
-        dag = DagSpec("d", CronDataIntervalTimetable("0 0 * * *"), catchup=catchup,
-                      start_date=utc(2024, 4, 9) if catchup else utc(2024, 4, 1))
+        dag = DagSpec(
+            "d",
+            CronDataIntervalTimetable("0 0 * * *"),
+            catchup=catchup,
+            start_date=utc(2024, 4, 9) if catchup else utc(2024, 4, 1),
+        )
         start = utc(2024, 4, 10)
-        sim = Simulation([dag], start=start,
-                         config=SchedulerConfig(parse_interval=parse_interval), script=[
-            act.Trigger(at=utc(2024, 4, 10, 8), dag_id="d", logical_date=utc(2024, 4, 10))])
+        sim = Simulation(
+            [dag],
+            start=start,
+            config=SchedulerConfig(parse_interval=parse_interval),
+            script=[act.Trigger(at=utc(2024, 4, 10, 8), dag_id="d", logical_date=utc(2024, 4, 10))],
+        )
         sim.advance_to(utc(2024, 4, 14, 12))
         assert [(r.logical_date, r.created_at) for r in scheduled(sim)] == expected
 
@@ -191,8 +244,11 @@ class TestManualRuns:
         04-11T00:00 and the run succeeds at 00:10."""
         dag = DagSpec("d", NullTimetable(), tasks=(TaskSpec("t", timedelta(minutes=10)),))
         trigger = utc(2024, 4, 10, 8)
-        sim = Simulation([dag], start=trigger, script=[
-            act.Trigger(at=trigger, dag_id="d", logical_date=utc(2024, 4, 11))])
+        sim = Simulation(
+            [dag],
+            start=trigger,
+            script=[act.Trigger(at=trigger, dag_id="d", logical_date=utc(2024, 4, 11))],
+        )
         sim.advance_to(utc(2024, 4, 10, 23))
         (run,) = sim.runs
         assert run.states == [("queued", trigger), ("running", trigger)]
@@ -209,14 +265,23 @@ class TestDriving:
         """Two DAGs with a backlog, overlapping tasks and a manual trigger."""
         dags = [
             hourly(catchup=True, max_active_runs=2, tasks=(TaskSpec("t", timedelta(minutes=70)),)),
-            DagSpec("e", CronDataIntervalTimetable("*/20 * * * *", "Europe/London"),
-                    start_date=utc(2024, 3, 10, 1), catchup=True,
-                    tasks=(TaskSpec("a", timedelta(minutes=7)), TaskSpec("b", timedelta(0)))),
+            DagSpec(
+                "e",
+                CronDataIntervalTimetable("*/20 * * * *", "Europe/London"),
+                start_date=utc(2024, 3, 10, 1),
+                catchup=True,
+                tasks=(TaskSpec("a", timedelta(minutes=7)), TaskSpec("b", timedelta(0))),
+            ),
         ]
-        return Simulation(dags, start=utc(2024, 3, 10, 3), script=[
-            act.Trigger(at=utc(2024, 3, 10, 4, 17), dag_id="e"),
-            act.Pause(at=utc(2024, 3, 10, 5), dag_id="e"),
-            act.Unpause(at=utc(2024, 3, 10, 6, 30), dag_id="e")])
+        return Simulation(
+            dags,
+            start=utc(2024, 3, 10, 3),
+            script=[
+                act.Trigger(at=utc(2024, 3, 10, 4, 17), dag_id="e"),
+                act.Pause(at=utc(2024, 3, 10, 5), dag_id="e"),
+                act.Unpause(at=utc(2024, 3, 10, 6, 30), dag_id="e"),
+            ],
+        )
 
     def test_checkpoint_restore_gives_the_same_future(self) -> None:
         """Advance to 04:00, checkpoint, advance to 09:00; restore and advance again: the same
@@ -243,9 +308,14 @@ class TestDriving:
         sim.advance_to(start + timedelta(minutes=5))
         (run,) = sim.runs
         assert run.state == "running"
-        sim.add_action(act.TaskFinish(at=start + timedelta(minutes=20),
-                                      run=act.RunSelector("d", nth=0), task_id="t",
-                                      outcome="failed"))
+        sim.add_action(
+            act.TaskFinish(
+                at=start + timedelta(minutes=20),
+                run=act.RunSelector("d", nth=0),
+                task_id="t",
+                outcome="failed",
+            )
+        )
         sim.advance_to(start + timedelta(minutes=30))
         assert run.states[-1] == ("failed", start + timedelta(minutes=20))
 
@@ -256,8 +326,13 @@ class TestDriving:
         start = utc(2024, 3, 10, 10)
         sim = Simulation([dag], start=start)
         sim.advance_to(start + timedelta(minutes=30))
-        sim.add_action(act.Override(at=start + timedelta(minutes=30),
-                                    run=act.RunSelector("d", next=True), outcome="failed"))
+        sim.add_action(
+            act.Override(
+                at=start + timedelta(minutes=30),
+                run=act.RunSelector("d", next=True),
+                outcome="failed",
+            )
+        )
         sim.advance_to(start + timedelta(hours=2, minutes=30))
         assert [r.state for r in sim.runs] == ["success", "failed", "success"]
         sim.finish()
@@ -273,16 +348,25 @@ class TestDriving:
         """An Override whose run never appears is reported by ``finish()``; a TaskFinish for a
         run that does not exist when it takes effect is reported at once."""
         start = utc(2024, 3, 10, 10)
-        sim = Simulation([hourly()], start=start, script=[
-            act.Override(at=start, run=act.RunSelector("d", logical_date=utc(2030, 1, 1)),
-                         outcome="failed"),
-            act.TaskFinish(at=start + SECOND, run=act.RunSelector("d", nth=7), task_id="t")])
+        sim = Simulation(
+            [hourly()],
+            start=start,
+            script=[
+                act.Override(
+                    at=start,
+                    run=act.RunSelector("d", logical_date=utc(2030, 1, 1)),
+                    outcome="failed",
+                ),
+                act.TaskFinish(at=start + SECOND, run=act.RunSelector("d", nth=7), task_id="t"),
+            ],
+        )
         sim.advance_to(start + timedelta(hours=1))
-        assert sim.warnings == [
-            "TaskFinish at 2024-03-10T10:00:01+00:00 matched no run (d run #7)"]
+        assert sim.warnings == ["TaskFinish at 2024-03-10T10:00:01+00:00 matched no run (d run #7)"]
         sim.finish()
-        assert sim.warnings[-1] == ("Override at 2024-03-10T10:00:00+00:00 matched no run "
-                                    "(d run with logical_date 2030-01-01T00:00:00+00:00)")
+        assert sim.warnings[-1] == (
+            "Override at 2024-03-10T10:00:00+00:00 matched no run "
+            "(d run with logical_date 2030-01-01T00:00:00+00:00)"
+        )
 
     def test_run_limit_raises(self) -> None:
         """run_limit=3 with a 6-hour catchup backlog: creating the 4th run raises."""
@@ -307,11 +391,26 @@ def test_promotion_cap_leaves_the_rest_for_next_loop() -> None:
     (``max_dagruns_per_loop_to_schedule``, the query's LIMIT; the scheduled run first) and
     starts them; the 10:00:01 loop starts the other 6."""
     start = utc(2024, 3, 10, 10)
-    dag = DagSpec("d", CronTriggerTimetable("0 0 * * *", timezone="UTC"),
-                  start_date=utc(2024, 1, 1), tasks=(TaskSpec("t", hold=True),))
-    sim = Simulation([dag], start=start, parses=NoCadence(), script=[
-        act.Backfill(at=start, dag_id="d", from_date=utc(2024, 2, 1), to_date=utc(2024, 2, 25),
-                     max_active_runs=25)])
+    dag = DagSpec(
+        "d",
+        CronTriggerTimetable("0 0 * * *", timezone="UTC"),
+        start_date=utc(2024, 1, 1),
+        tasks=(TaskSpec("t", hold=True),),
+    )
+    sim = Simulation(
+        [dag],
+        start=start,
+        parses=NoCadence(),
+        script=[
+            act.Backfill(
+                at=start,
+                dag_id="d",
+                from_date=utc(2024, 2, 1),
+                to_date=utc(2024, 2, 25),
+                max_active_runs=25,
+            )
+        ],
+    )
     sim.advance_to(start + 5 * SECOND)
     starts = [r.start_date for r in sim.runs]
     assert len(starts) == 26
@@ -323,8 +422,13 @@ def test_rewinding_restores_a_checkpoint_and_replays_to_the_same_record() -> Non
     """Stepping back restores the nearest earlier checkpoint instead of starting over, and
     the replayed future equals the first one (no wall clock, no randomness)."""
     start = utc(2024, 3, 1)
-    dag = DagSpec("h", CronTriggerTimetable("0 * * * *", timezone="UTC"), start_date=start,
-                  catchup=True, tasks=(TaskSpec("t", timedelta(minutes=10)),))
+    dag = DagSpec(
+        "h",
+        CronTriggerTimetable("0 * * * *", timezone="UTC"),
+        start_date=start,
+        catchup=True,
+        tasks=(TaskSpec("t", timedelta(minutes=10)),),
+    )
     sim = Simulation([dag], start=start + timedelta(days=2), checkpoint_every=50)
     end = start + timedelta(days=4)
     sim.advance_to(end)

@@ -16,14 +16,22 @@ LANDING = AssetKey("landing", "file:///data/landing")
 
 
 def consumer(paused: bool = False) -> DagSpec:
-    return DagSpec("load", AssetTriggeredTimetable(AssetNode(LANDING)), start_date=START,
-                   is_paused_upon_creation=paused, tasks=(TaskSpec("t", timedelta(minutes=1)),))
+    return DagSpec(
+        "load",
+        AssetTriggeredTimetable(AssetNode(LANDING)),
+        start_date=START,
+        is_paused_upon_creation=paused,
+        tasks=(TaskSpec("t", timedelta(minutes=1)),),
+    )
 
 
 def watcher(*minutes: int) -> WatcherSpec:
-    return WatcherSpec("files", LANDING, timedelta(minutes=5),
-                       tuple(SourceChange(START + timedelta(minutes=m), f"f{m}.csv")
-                             for m in minutes))
+    return WatcherSpec(
+        "files",
+        LANDING,
+        timedelta(minutes=5),
+        tuple(SourceChange(START + timedelta(minutes=m), f"f{m}.csv") for m in minutes),
+    )
 
 
 def test_a_poll_emits_one_event_per_landed_item_and_never_rescans() -> None:
@@ -33,23 +41,30 @@ def test_a_poll_emits_one_event_per_landed_item_and_never_rescans() -> None:
     sim.advance_to(START + timedelta(minutes=30))
     events = sim.state.assets.events
     assert [(e.timestamp - START, e.extra["payload"]["item"]) for e in events] == [
-        (timedelta(minutes=5), "f2.csv"), (timedelta(minutes=5), "f3.csv"),
-        (timedelta(minutes=10), "f7.csv")]
+        (timedelta(minutes=5), "f2.csv"),
+        (timedelta(minutes=5), "f3.csv"),
+        (timedelta(minutes=10), "f7.csv"),
+    ]
     assert all(e.extra["from_trigger"] is True and e.partition_key is None for e in events)
     assert all(e.source.kind == "watcher" for e in events)
     history = sim.state.watchers.history
     assert [value for _, _, value, _, _ in history] == [
-        (START + timedelta(minutes=3)).isoformat(), (START + timedelta(minutes=7)).isoformat()]
+        (START + timedelta(minutes=3)).isoformat(),
+        (START + timedelta(minutes=7)).isoformat(),
+    ]
     # the two 00:05 events coalesce into one run; the 00:10 one makes a second (AS-6)
-    assert [r.run_after - START for r in sim.runs] == [timedelta(minutes=5),
-                                                       timedelta(minutes=10)]
+    assert [r.run_after - START for r in sim.runs] == [timedelta(minutes=5), timedelta(minutes=10)]
 
 
 def test_a_watcher_without_an_unpaused_consumer_does_not_run() -> None:
     """WA-2: the consumer is paused until 00:20; the file of 00:02 is picked up by the first
     poll after it is unpaused (the watermark was never moved)."""
-    sim = Simulation([consumer(paused=True)], start=START, watchers=[watcher(2)],
-                     script=[act.Unpause(at=START + timedelta(minutes=20), dag_id="load")])
+    sim = Simulation(
+        [consumer(paused=True)],
+        start=START,
+        watchers=[watcher(2)],
+        script=[act.Unpause(at=START + timedelta(minutes=20), dag_id="load")],
+    )
     sim.advance_to(START + timedelta(minutes=19))
     assert sim.state.assets.events == []
     sim.advance_to(START + timedelta(minutes=40))
@@ -57,8 +72,12 @@ def test_a_watcher_without_an_unpaused_consumer_does_not_run() -> None:
 
 
 def test_random_failures_are_reproducible_for_a_seed() -> None:
-    dag = DagSpec("h", CronTriggerTimetable("0 * * * *", timezone="UTC"), start_date=START,
-                  tasks=(TaskSpec("t", timedelta(minutes=5), failure_rate=0.3),))
+    dag = DagSpec(
+        "h",
+        CronTriggerTimetable("0 * * * *", timezone="UTC"),
+        start_date=START,
+        tasks=(TaskSpec("t", timedelta(minutes=5), failure_rate=0.3),),
+    )
 
     def outcomes(seed: int) -> list[str]:
         sim = Simulation([dag], start=START, seed=seed)

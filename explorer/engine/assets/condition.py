@@ -55,8 +55,10 @@ class RefNode:
         )
 
     def label(self) -> str:
-        return f"Asset.ref(name={self.name!r})" if self.name is not None else (
-            f"Asset.ref(uri={self.uri!r})"
+        return (
+            f"Asset.ref(name={self.name!r})"
+            if self.name is not None
+            else (f"Asset.ref(uri={self.uri!r})")
         )
 
 

@@ -65,8 +65,16 @@ def _timetable(dag: DagState) -> PartitionedAssetTimetable:
 
 
 def _audit(sim: Simulation, what: str, dag: DagState, event: AssetEvent, **fields: Any) -> None:
-    sim.state.audit_log.append({"at": sim.state.now, "event": what, "dag_ids": [dag.dag_id],
-                                "source": event.source, "event_id": event.id, **fields})
+    sim.state.audit_log.append(
+        {
+            "at": sim.state.now,
+            "event": what,
+            "dag_ids": [dag.dag_id],
+            "source": event.source,
+            "event_id": event.id,
+            **fields,
+        }
+    )
 
 
 def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -> None:
@@ -79,15 +87,20 @@ def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -
         plan = plan_queue(mapper, event.partition_key, global_cap=GLOBAL_CAP)
     except EngineError as exc:
         _audit(sim, "failed to map partition_key", dag, event, detail=str(exc), **where)
-        sim._warn(f"{dag.dag_id}: partition key {event.partition_key!r} of "
-                  f"{event.asset.label()} failed to map: {exc}")
+        sim._warn(
+            f"{dag.dag_id}: partition key {event.partition_key!r} of "
+            f"{event.asset.label()} failed to map: {exc}"
+        )
         return
     if plan.cap_exceeded:
-        _audit(sim, "partition fan-out exceeded", dag, event, produced_keys=len(plan.produced),
-               **where)
-        sim._warn(f"{dag.dag_id}: {event.asset.label()} key {event.partition_key!r} maps to "
-                  f"{len(plan.produced)} keys, more than the cap of {plan.cap}: nothing is "
-                  "queued (PT-3)")
+        _audit(
+            sim, "partition fan-out exceeded", dag, event, produced_keys=len(plan.produced), **where
+        )
+        sim._warn(
+            f"{dag.dag_id}: {event.asset.label()} key {event.partition_key!r} maps to "
+            f"{len(plan.produced)} keys, more than the cap of {plan.cap}: nothing is "
+            "queued (PT-3)"
+        )
         return
     carried = _carry(mapper, event.partition_date)
     for key in plan.queued:
@@ -103,8 +116,9 @@ def _carry(mapper: PartitionMapper, date: datetime | None) -> datetime | None:
         return None
 
 
-def _get_or_create(sim: Simulation, dag: DagState, key: str,
-                   carried: datetime | None) -> PartitionRequest:
+def _get_or_create(
+    sim: Simulation, dag: DagState, key: str, carried: datetime | None
+) -> PartitionRequest:
     """Reuse the newest request for (DAG, key) if it has no run yet, else open one (PT-5, PT-12)."""
     st = sim.state
     latest = st.partition_latest.get((dag.dag_id, key))
@@ -114,21 +128,20 @@ def _get_or_create(sim: Simulation, dag: DagState, key: str,
         elif carried is not None and carried != latest.carried_partition_date:
             latest.carried_partition_date = None  # producers disagree: suppressed
         return latest
-    request = PartitionRequest(len(st.partition_requests), dag.dag_id, key, st.now, carried,
-                               _timetable(dag).fingerprint())
+    request = PartitionRequest(
+        len(st.partition_requests), dag.dag_id, key, st.now, carried, _timetable(dag).fingerprint()
+    )
     st.partition_requests.append(request)
     st.partition_latest[(dag.dag_id, key)] = request
     return request
 
 
-def member_status(sim: Simulation, request: PartitionRequest,
-                  key: AssetKey) -> dict[str, Any]:
+def member_status(sim: Simulation, request: PartitionRequest, key: AssetKey) -> dict[str, Any]:
     """How far one asset of the consumer's condition is for this request (PT-4, PT-8)."""
     dag = sim.state.dags[request.dag_id]
     mapper = _timetable(dag).get_partition_mapper(name=key.name, uri=key.uri)
     received = sorted({log.source_partition_key for log in request.logs if log.asset == key})
-    out: dict[str, Any] = {"asset": {"name": key.name, "uri": key.uri},
-                           "received_keys": received}
+    out: dict[str, Any] = {"asset": {"name": key.name, "uri": key.uri}, "received_keys": received}
     if not received or not sim.state.assets.active.get(key, True):
         out["satisfied"] = False
         if getattr(mapper, "is_rollup", False):
@@ -166,15 +179,20 @@ def request_ready(sim: Simulation, request: PartitionRequest) -> bool:
             statuses[key] = bool(member_status(sim, request, key)["satisfied"])
     assert table.asset_condition is not None
     store = sim.state.assets
-    return evaluate(table.asset_condition, lambda k: statuses.get(k, False),
-                    store.resolve_ref, store.resolve_alias)
+    return evaluate(
+        table.asset_condition,
+        lambda k: statuses.get(k, False),
+        store.resolve_ref,
+        store.resolve_alias,
+    )
 
 
 def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
     """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
     st = sim.state
-    pending = [r for r in st.partition_requests if r.run is None
-               and st.dags[r.dag_id].deployed][:MAX_PER_LOOP]
+    pending = [r for r in st.partition_requests if r.run is None and st.dags[r.dag_id].deployed][
+        :MAX_PER_LOOP
+    ]
     fired: list[PartitionRequest] = []
     for request in pending:
         dag = st.dags[request.dag_id]
@@ -196,10 +214,12 @@ def _create_run(sim: Simulation, request: PartitionRequest, now: datetime) -> No
     """PT-5: run_after = now, the request's key, the date per PT-13, its logged events."""
     dag = sim.state.dags[request.dag_id]
     date = _partition_date(sim, request)
-    info = DagRunInfo(run_after=now, data_interval=None, partition_key=request.partition_key,
-                      partition_date=date)
-    run = sim._new_run(dag, run_type="asset_triggered", triggered_by="asset", info=info,
-                       logical_date=None, now=now)
+    info = DagRunInfo(
+        run_after=now, data_interval=None, partition_key=request.partition_key, partition_date=date
+    )
+    run = sim._new_run(
+        dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
+    )
     run.consumed_asset_events = sorted({log.event_id for log in request.logs})
     request.run = run
     sim._emit("run_created", dag.dag_id, run)
@@ -214,7 +234,8 @@ def _partition_date(sim: Simulation, request: PartitionRequest) -> datetime | No
             if not sim.state.assets.active.get(key, True):
                 continue
             anchor = table.get_partition_mapper(name=key.name, uri=key.uri).to_partition_date(
-                request.partition_key)
+                request.partition_key
+            )
             if anchor is not None:
                 anchors.add(anchor)
     except EngineError:
@@ -222,7 +243,9 @@ def _partition_date(sim: Simulation, request: PartitionRequest) -> datetime | No
     if not anchors:
         return request.carried_partition_date
     if len(anchors) > 1:
-        sim._warn(f"{request.dag_id}: mappers disagree on the partition_date of "
-                  f"{request.partition_key!r}; the run gets none (PT-13)")
+        sim._warn(
+            f"{request.dag_id}: mappers disagree on the partition_date of "
+            f"{request.partition_key!r}; the run gets none (PT-13)"
+        )
         return None
     return anchors.pop()

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from explorer.engine.assets.condition import AssetKey, evaluate
+from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode, evaluate
 from explorer.engine.assets.store import AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
@@ -46,8 +46,14 @@ def activate_assets(sim: Simulation, dag: DagState, at: datetime) -> None:
     for key in keys:
         if key in store.active:
             continue
-        rival = next((k for k, on in store.active.items() if on and k != key and (
-            k.name == key.name or k.uri == key.uri)), None)
+        rival = next(
+            (
+                k
+                for k, on in store.active.items()
+                if on and k != key and (k.name == key.name or k.uri == key.uri)
+            ),
+            None,
+        )
         store.active[key] = rival is None
         if rival is not None:
             sim._warn(
@@ -105,10 +111,19 @@ def record_event(
     return event
 
 
-def _audit(sim: Simulation, what: str, dag_ids: list[str], event: AssetEvent,
-           **fields: Any) -> None:
-    sim.state.audit_log.append({"at": sim.state.now, "event": what, "dag_ids": dag_ids,
-                                "source": event.source, "event_id": event.id, **fields})
+def _audit(
+    sim: Simulation, what: str, dag_ids: list[str], event: AssetEvent, **fields: Any
+) -> None:
+    sim.state.audit_log.append(
+        {
+            "at": sim.state.now,
+            "event": what,
+            "dag_ids": dag_ids,
+            "source": event.source,
+            "event_id": event.id,
+            **fields,
+        }
+    )
 
 
 def emit_task_events(
@@ -131,37 +146,55 @@ def emit_task_events(
     wrote = task.outcome != "success_no_data"
     source = EventSource("task", run.dag_id, task.task_id, run.run_id, run.nth)
     for outlet in spec.outlets:
-        if isinstance(outlet, AssetKey):
-            key: AssetKey | None = outlet
-        elif hasattr(outlet, "matches"):  # Asset.ref outlet: the active asset it names
-            key = st.assets.resolve_ref(outlet)  # type: ignore[arg-type]
-            if key is None:
-                sim._warn(f"{run.run_id}.{task.task_id}: outlet {outlet.label()} resolves to "  # type: ignore[union-attr]
-                          "no active asset; nothing is emitted")
-                continue
-        else:
+        if isinstance(outlet, AliasNode):
             continue  # an alias emits only what the task adds through it (AS-9)
+        if isinstance(outlet, RefNode):  # Asset.ref outlet: the active asset it names
+            resolved = st.assets.resolve_ref(outlet)
+            if resolved is None:
+                sim._warn(
+                    f"{run.run_id}.{task.task_id}: outlet {outlet.label()} resolves to "
+                    "no active asset; nothing is emitted"
+                )
+                continue
+            key = resolved
+        else:
+            key = outlet
         if not st.assets.active.get(key, True):
-            sim._warn(f"{run.run_id}.{task.task_id}: outlet {key.label()} is an inactive asset "
-                      "(URI-2 conflict); no event is emitted")
+            sim._warn(
+                f"{run.run_id}.{task.task_id}: outlet {key.label()} is an inactive asset "
+                "(URI-2 conflict); no event is emitted"
+            )
             continue
         for pk in _distinct(keys) if keys else (run.partition_key,):
             date = run.partition_date if pk == run.partition_key else None
-            record_event(sim, key, source=source, partition_key=pk, partition_date=date,
-                         wrote_data=wrote)
+            record_event(
+                sim, key, source=source, partition_key=pk, partition_date=date, wrote_data=wrote
+            )
     _emit_through_aliases(sim, run, emissions, source, wrote)
 
 
-def _emit_through_aliases(sim: Simulation, run: DagRun, emissions: Iterable[AliasEmission],
-                          source: EventSource, wrote: bool) -> None:
+def _emit_through_aliases(
+    sim: Simulation,
+    run: DagRun,
+    emissions: Iterable[AliasEmission],
+    source: EventSource,
+    wrote: bool,
+) -> None:
     """One event per (asset, extra); equal extras through several aliases share it (AS-9)."""
     grouped: dict[tuple[AssetKey, tuple[tuple[str, object], ...]], list[str]] = {}
     for emission in emissions:
         grouped.setdefault((emission.asset, emission.extra), []).append(emission.alias)
     for (key, extra), aliases in grouped.items():
         sim.state.assets.active.setdefault(key, True)  # created on the fly if unknown
-        record_event(sim, key, source=source, partition_key=run.partition_key,
-                     extra=dict(extra), via_aliases=tuple(aliases), wrote_data=wrote)
+        record_event(
+            sim,
+            key,
+            source=source,
+            partition_key=run.partition_key,
+            extra=dict(extra),
+            via_aliases=tuple(aliases),
+            wrote_data=wrote,
+        )
 
 
 def _distinct(keys: Iterable[str]) -> list[str]:
@@ -202,8 +235,9 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
-    previous = [r.run_after for r in dag.runs
-                if r.run_type == "asset_triggered" and r.run_after < triggered]
+    previous = [
+        r.run_after for r in dag.runs if r.run_type == "asset_triggered" and r.run_after < triggered
+    ]
     floor: datetime | None
     if previous:
         floor = max(previous)
@@ -213,8 +247,9 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
         floor = None
     consumed = consumed_events(sim, dag, floor, triggered)
     info = DagRunInfo(run_after=triggered, data_interval=None)
-    run = sim._new_run(dag, run_type="asset_triggered", triggered_by="asset", info=info,
-                       logical_date=None, now=now)
+    run = sim._new_run(
+        dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
+    )
     run.consumed_asset_events = [e.id for e in consumed]
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
@@ -222,8 +257,9 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     return run
 
 
-def consumed_events(sim: Simulation, dag: DagState, floor: datetime | None,
-                    upto: datetime) -> list[AssetEvent]:
+def consumed_events(
+    sim: Simulation, dag: DagState, floor: datetime | None, upto: datetime
+) -> list[AssetEvent]:
     """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
     store = sim.state.assets
     chosen: dict[int, AssetEvent] = {}

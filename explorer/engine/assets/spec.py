@@ -57,13 +57,15 @@ def condition_from_spec(
 ) -> Condition:
     """Read a condition; ``declared`` maps the scenario's top-level asset names to keys."""
     if isinstance(value, list):
-        return AllOf(tuple(
-            condition_from_spec(v, declared, (*path, i)) for i, v in enumerate(value)
-        ))
+        return AllOf(
+            tuple(condition_from_spec(v, declared, (*path, i)) for i, v in enumerate(value))
+        )
     if not is_condition_spec(value):
         raise ConditionError(
-            "expected an asset condition: {\"asset\": ...}, {\"asset_ref\": ...}, "
-            "{\"alias\": ...}, {\"all\": [...]}, {\"any\": [...]} or a list", path)
+            'expected an asset condition: {"asset": ...}, {"asset_ref": ...}, '
+            '{"alias": ...}, {"all": [...]}, {"any": [...]} or a list',
+            path,
+        )
     kind, body = next(iter(value.items()))
     here = (*path, kind)
     if kind in ("all", "any"):
@@ -74,12 +76,12 @@ def condition_from_spec(
     if kind == "asset":
         if isinstance(body, str):
             if declared is None or body not in declared:
-                raise ConditionError(f"asset {body!r} is not declared in the top-level assets",
-                                     here)
+                raise ConditionError(
+                    f"asset {body!r} is not declared in the top-level assets", here
+                )
             return AssetNode(declared[body])
         if not isinstance(body, dict):
-            raise ConditionError("an asset is {\"name\": ..., \"uri\": ...} or a declared name",
-                                 here)
+            raise ConditionError('an asset is {"name": ..., "uri": ...} or a declared name', here)
         try:
             return AssetNode(asset_key(body))
         except EngineError as exc:
@@ -92,5 +94,5 @@ def condition_from_spec(
             raise ConditionError("Asset.ref needs a non-empty string", here)
         return RefNode(name=body.get("name"), uri=body.get("uri"))
     if not isinstance(body, dict) or not isinstance(body.get("name"), str) or not body["name"]:
-        raise ConditionError("an alias is {\"name\": ...}", here)
+        raise ConditionError('an alias is {"name": ...}', here)
     return AliasNode(body["name"])

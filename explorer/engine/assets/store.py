@@ -77,8 +77,9 @@ class AssetStore:
     def resolve_alias(self, name: str) -> tuple[AssetKey, ...]:
         return tuple(self.alias_assets.get(name, ()))
 
-    def between(self, events: list[AssetEvent], floor: datetime | None,
-                upto: datetime) -> list[AssetEvent]:
+    def between(
+        self, events: list[AssetEvent], floor: datetime | None, upto: datetime
+    ) -> list[AssetEvent]:
         """Events with ``floor < timestamp <= upto`` from a time-ordered list."""
         stamps = [e.timestamp for e in events]
         lo = 0 if floor is None else bisect_right(stamps, floor)

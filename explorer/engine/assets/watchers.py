@@ -135,8 +135,12 @@ def run_watchers(sim: Simulation, now: datetime) -> None:
             continue
         for change in landed:
             payload = {"item": change.item, **dict(change.payload)}
-            record_event(sim, spec.asset, source=EventSource("watcher", watcher=spec.name),
-                         extra={"from_trigger": True, "payload": payload})
+            record_event(
+                sim,
+                spec.asset,
+                source=EventSource("watcher", watcher=spec.name),
+                extra={"from_trigger": True, "payload": payload},
+            )
         newest = max(c.at for c in landed)
         entry = StateEntry(newest.isoformat(), now, f"watcher:{spec.name}")
         state.store.setdefault(spec.asset, {})[WATERMARK] = entry

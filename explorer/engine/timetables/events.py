@@ -30,7 +30,9 @@ class EventsTimetable(Timetable):
         self.restrict_to_events = restrict_to_events
         self._description = description
         # With presorted=True Airflow trusts the list order; scanning then stays linear.
-        self._sorted = all(a <= b for a, b in zip(self.event_dates, self.event_dates[1:], strict=False))
+        self._sorted = all(
+            a <= b for a, b in zip(self.event_dates, self.event_dates[1:], strict=False)
+        )
 
     @property
     def summary(self) -> str:

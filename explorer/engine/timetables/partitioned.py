@@ -19,7 +19,8 @@ MapperEntry = tuple[AssetNode | RefNode | AliasNode, PartitionMapper]
 
 
 class PartitionedAssetTimetable(AssetTriggeredTimetable):
-    """``PartitionedAssetTimetable(*, assets, partition_mapper_config, default_partition_mapper)``."""
+    """``PartitionedAssetTimetable(*, assets, partition_mapper_config,
+    default_partition_mapper)``."""
 
     partitioned = True
 
@@ -66,7 +67,7 @@ class PartitionedAssetTimetable(AssetTriggeredTimetable):
 
     def fingerprint(self) -> list[dict[str, Any]]:
         """``compute_rollup_fingerprint``: mappers by asset; a change discards pending waits."""
-        out = [{"default": mapper_to_spec(self.default_partition_mapper)}]
+        out: list[dict[str, Any]] = [{"default": mapper_to_spec(self.default_partition_mapper)}]
         for node, mapper in self.partition_mapper_config:
             out.append({"node": repr(node), "mapper": mapper_to_spec(mapper)})
         return out

@@ -183,12 +183,62 @@ def compute_alerts(
                     )
                 )
         alerts.extend(_backlog(sim, dag))
+    alerts.extend(_partition_alerts(sim))
     for message in sim.warnings:
         if message.startswith("asset conflict:"):
             alerts.append(
                 Alert("asset_conflict", sim.start, message.split(" reuses")[0][16:], message)
             )
     return sorted(alerts, key=lambda a: (a.at, a.kind, a.subject))
+
+
+def _partition_alerts(sim: Simulation) -> list[Alert]:
+    """PT-3: fan-out over the cap (nothing queued) and keys that fail to map, from the audit
+    log; PT-8: a rollup whose upstream keys never match its window members."""
+    alerts = []
+    for entry in sim.state.audit_log:
+        dag_ids = ", ".join(entry["dag_ids"])
+        if entry["event"] == "partition fan-out exceeded":
+            alerts.append(
+                Alert(
+                    "fan_out_exceeded",
+                    entry["at"],
+                    dag_ids,
+                    f"{dag_ids}: key {entry['partition_key']!r} of {entry['asset'].label()} maps "
+                    f"to {entry['produced_keys']} keys, over the cap: NOTHING was queued (PT-3)",
+                )
+            )
+        elif entry["event"] == "failed to map partition_key":
+            alerts.append(
+                Alert(
+                    "partition_key_unmapped",
+                    entry["at"],
+                    dag_ids,
+                    f"{dag_ids}: key {entry['partition_key']!r} of {entry['asset'].label()} does "
+                    f"not map: {entry.get('detail', '')}",
+                )
+            )
+    for request in sim.state.partition_requests:
+        if request.run is not None:
+            continue
+        for log_key in dict.fromkeys(log.asset for log in request.logs):
+            from explorer.engine.assets.partitioned import member_status
+
+            status = member_status(sim, request, log_key)
+            expected = set(status.get("expected_keys") or [])
+            received = set(status["received_keys"])
+            if expected and received and not (expected & received):
+                alerts.append(
+                    Alert(
+                        "grain_mismatch",
+                        request.created_at,
+                        request.dag_id,
+                        f"{request.dag_id}: for {request.partition_key!r} the rollup expects keys "
+                        f"like {sorted(expected)[0]!r} but {log_key.label()} sends keys like "
+                        f"{sorted(received)[0]!r}: they never match byte for byte (PT-8)",
+                    )
+                )
+    return alerts
 
 
 def _silence(

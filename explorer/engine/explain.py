@@ -84,6 +84,9 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
     checks.append(
         Condition("timetable", None, f"{table.name} ({table.summary}): {table.description}", "TT-1")
     )
+    if table.partitioned and table.asset_condition is not None:
+        verdict = _explain_partitions(sim, dag, checks)
+        return Explanation(dag_id, now, verdict, _queued(sim, dag, checks))
     if table.asset_condition is not None:
         asset_verdict = _explain_assets(sim, dag, checks)
         if not table.can_be_scheduled or table.name == "AssetTriggeredTimetable":
@@ -239,6 +242,48 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
             "paused" if dag.is_paused else "at max_active_runs"
         )
     return "ready: the next scheduler loop creates an asset-triggered run"
+
+
+def _explain_partitions(sim: Simulation, dag: DagState, checks: list[Condition]) -> str:
+    """PT-4, PT-8, PT-10: each pending key, the members arrived and missing, who owes them."""
+    from explorer.engine.partition_waits import partition_waits
+
+    waits = partition_waits(sim, sim.now).get(dag.dag_id, [])
+    checks.append(
+        Condition(
+            "pause and max_active_runs",
+            None,
+            "a satisfied partition request fires even while the DAG is paused or at "
+            "max_active_runs (PT-4); events during a pause are not logged (PT-16)",
+            "PT-4",
+        )
+    )
+    if not waits:
+        return "no partition request is pending: waiting for keyed events"
+    for wait in waits:
+        for member in wait["members"]:
+            missing = member["missing"]
+            if not missing:
+                detail = f"{member['asset']['name']}: complete"
+            else:
+                parts = []
+                for item in missing[:4]:
+                    if item.get("never"):
+                        parts.append(f"{item['key']} never ({item['never']})")
+                    elif item.get("due_at"):
+                        parts.append(f"{item['key']} due {item['due_at']} from {item['owed_by']}")
+                    else:
+                        parts.append(f"{item['key']} owed by {item['owed_by']}")
+                more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+                detail = (
+                    f"{member['asset']['name']}: {len(member['received_keys'])} arrived, "
+                    f"{len(missing)} missing: {'; '.join(parts)}{more}"
+                )
+            checks.append(Condition(f"key {wait['partition_key']}", not missing, detail, "PT-8"))
+    ready = [w["partition_key"] for w in waits if w["ready"]]
+    if ready:
+        return f"ready: the next loop creates runs for {', '.join(ready)}"
+    return f"waiting: {len(waits)} partition key(s) incomplete"
 
 
 def _no_next_reason(dag: DagState) -> str:

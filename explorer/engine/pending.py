@@ -105,7 +105,7 @@ def pending_section(sim: Simulation) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for dag_id, dag in sim.dags.items():
         tree = condition_status(sim, dag)
-        if tree is None or not dag.deployed:
+        if tree is None or not dag.deployed or dag.spec.timetable.partitioned:
             continue
         parts = leaves(tree)
         out[dag_id] = {

@@ -139,6 +139,12 @@ def _dags(sim: Simulation) -> dict[str, Any]:
     return out
 
 
+def _partition_pending(sim: Simulation, until: datetime) -> dict[str, Any]:
+    from explorer.engine.partition_waits import partition_waits
+
+    return {dag_id: {"partitions": waits} for dag_id, waits in partition_waits(sim, until).items()}
+
+
 def build_record(
     sim: Simulation,
     *,
@@ -152,7 +158,7 @@ def build_record(
         "until": iso(until),
         "runs": [_run(run, events) for run in sim.runs],
         "asset_events": [event_dict(e) for e in events],
-        "pending": pending_section(sim),
+        "pending": {**pending_section(sim), **_partition_pending(sim, until)},
         "alerts": [a.to_dict() for a in compute_alerts(sim, until, silence_factor)],
         "dags": _dags(sim),
         "warnings": [*(extra_warnings or []), *sim.warnings],

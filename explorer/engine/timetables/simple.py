@@ -98,11 +98,12 @@ class ContinuousTimetable(Timetable):
         return DagRunInfo.interval(start, end)
 
 
-class AssetTriggeredTimetable(Timetable):
-    """Asset-driven DAGs: ``next_dagrun_info`` is always None; the asset rules run them (TT-14)."""
+class AssetTriggeredTimetable(NullTimetable):
+    """Asset-driven DAGs: ``next_dagrun_info`` is always None; the asset rules run them (TT-14).
 
-    periodic = False
-    can_be_scheduled = False
+    Like NullTimetable it never schedules by the clock; manual runs are exact.
+    """
+
     asset_triggered = True
 
     def __init__(self, condition: Condition) -> None:
@@ -115,14 +116,6 @@ class AssetTriggeredTimetable(Timetable):
     @property
     def description(self) -> str:
         return "Triggered by assets"
-
-    def next_dagrun_info(
-        self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
-    ) -> DagRunInfo | None:
-        return None
-
-    def next_changes_after(self, now: datetime) -> datetime | None:
-        return None
 
 
 class AssetOrTimeSchedule(Timetable):

@@ -25,6 +25,7 @@ from typing import Any
 
 from explorer.engine import actions as act
 from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
 from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
@@ -129,6 +130,7 @@ class Simulation:
         checkpoint_every: int = 2000,
         watchers: Sequence[WatcherSpec] = (),
         seed: int = 0,
+        declared_assets: Sequence[AssetKey] = (),
     ) -> None:
         self.config = config or SchedulerConfig()
         self.start = start
@@ -141,6 +143,8 @@ class Simulation:
             self.parses = GridCadence(start, self.config.parse_interval)
         self.run_limit = run_limit
         self.watchers = tuple(watchers)
+        #: The scenario's asset declarations, in file order (first declared wins, URI-2).
+        self.declared_assets = tuple(declared_assets)
         #: Seed of the random task failures (``TaskSpec.failure_rate``): same seed, same record.
         self.seed = seed
         self.specs = {d.dag_id: d for d in dags}
@@ -715,8 +719,10 @@ class Simulation:
         st = self.state
         st.dirty = True
         if isinstance(action, act.Deploy):
-            for dag_id in action.dag_ids or tuple(self.specs):
-                self._deploy(st.dags[dag_id], action.at)
+            parsed = [st.dags[dag_id] for dag_id in action.dag_ids or tuple(self.specs)]
+            for dag in parsed:
+                self._deploy(dag, action.at)
+            asset_rules.activate_assets(self, parsed, action.at)
         elif isinstance(action, act.Pause | act.Unpause):
             dag = st.dags[action.dag_id]
             self._sync_parse(dag, action.at)
@@ -753,7 +759,6 @@ class Simulation:
             dag.deployed_at = at
             dag.is_paused = dag.spec.is_paused_upon_creation
             self._emit("dag_deployed", dag.dag_id)
-        asset_rules.activate_assets(self, dag, at)
         self._parse(dag, at)
 
     def _trigger(self, action: act.Trigger) -> None:

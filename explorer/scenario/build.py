@@ -8,10 +8,14 @@ rules), so a scenario edited in code fails here exactly as a file would fail
 on load; any refusal of an engine constructor comes out as a located
 :class:`ScenarioError`.
 
-What the engine does not simulate yet (asset-driven schedules, external asset
-events) is kept, never dropped: such schedules run as Airflow's
-``AssetTriggeredTimetable``, such actions go to ``EngineInputs.unsupported``,
-and both are named in ``warnings``.
+Asset nodes become the engine's condition nodes, outlets and keys through
+:class:`~explorer.scenario.assets.AssetCatalog`. What Airflow accepts but
+what silently does nothing (an alias nothing emits through, an ``Asset.ref``
+that matches no asset, an alias event through an alias the task does not
+declare) is named in ``warnings``, each at its JSON path. What the engine
+does not simulate yet (``PartitionedAssetTimetable``'s partitions) is kept,
+never dropped, and named there too; ``EngineInputs.unsupported`` holds the
+script actions of kinds the engine cannot run (none in this version).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from explorer.engine.actions import (
     Action,
     Backfill,
     Deploy,
+    ExternalEvent,
     Override,
     Pause,
     RunOutcome,
@@ -31,13 +36,15 @@ from explorer.engine.actions import (
     Trigger,
     Unpause,
 )
-from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.assets.condition import AliasNode
+from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
+from explorer.scenario.assets import AssetCatalog, Finding, asset_notes, frozen_extra
 from explorer.scenario.checks import check_scenario
 from explorer.scenario.errors import JsonPath, ScenarioError, raise_problems, render_path
 from explorer.scenario.model import (
-    AssetDecl,
+    AliasEvent,
     AssetEventAction,
     BackfillAction,
     Dag,
@@ -54,7 +61,7 @@ from explorer.scenario.model import (
     UnpauseAction,
 )
 from explorer.scenario.schedules import ScheduleReading
-from explorer.scenario.validate import schema_problems
+from explorer.scenario.validate import document_order, schema_problems
 from explorer.scenario.values import Instant, JsonValue
 from explorer.scenario.write import write_scenario
 
@@ -86,92 +93,174 @@ class EngineInputs:
 
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
     """Check ``scenario`` and convert it; refusals are located :class:`ScenarioError`."""
-    raise_problems(schema_problems(write_scenario(scenario), source=source))
+    document = write_scenario(scenario)
+    raise_problems(schema_problems(document, source=source))
     readings: dict[int, ScheduleReading] = {}
     raise_problems(check_scenario(scenario, source=source, readings=readings))
-    warnings: list[str] = []
-    declared = {asset.name: asset for asset in scenario.assets}
-    dags = tuple(
-        _dag_spec(dag, ("dags", i), readings[i], declared, source, warnings)
-        for i, dag in enumerate(scenario.dags)
-    )
-    if any(task.outlets for dag in scenario.dags for task in dag.tasks):
-        warnings.append("$.dags: task outlets are kept, but asset events are not simulated yet")
-    script: list[Action] = []
-    unsupported: list[UnsupportedAction] = []
-    until = scenario.clock.until
-    for index, action in enumerate(scenario.script):
-        where = render_path(("script", index))
-        if until is not None and action.at.value > until.value:
-            warnings.append(f"{where}: at {action.at.text} is after clock.until: it never happens")
-        converted = _action(action)
-        if converted is None:
-            reason = "external asset events are not simulated yet; the action is kept in the file"
-            unsupported.append(UnsupportedAction(where, action, reason))
-            warnings.append(f"{where}: {reason}")
-        else:
-            script.append(converted)
-    settings = scenario.scheduler
-    return EngineInputs(
-        dags=dags,
-        script=tuple(script),
-        start=scenario.clock.start.value,
-        until=None if until is None else until.value,
-        loop_interval=settings.loop_interval.value,
-        parse_interval=None if settings.parse_interval is None else settings.parse_interval.value,
-        warnings=warnings,
-        unsupported=tuple(unsupported),
-    )
-
-
-def _dag_spec(
-    dag: Dag,
-    path: JsonPath,
-    reading: ScheduleReading,
-    declared: dict[str, AssetDecl],
-    source: str,
-    warnings: list[str],
-) -> DagSpec:
-    warnings.extend(f"{render_path((*path, 'schedule'))}: {note}" for note in reading.notes)
-    warnings.extend(_zone_mismatch(dag, path))
     try:
-        return DagSpec(
-            dag_id=dag.dag_id,
-            timetable=reading.timetable,
-            start_date=_utc(dag.start_date),
-            end_date=_utc(dag.end_date),
-            timezone=dag.timezone,
-            catchup=dag.catchup,
-            max_active_runs=dag.max_active_runs,
-            is_paused_upon_creation=dag.is_paused_upon_creation,
-            tasks=tuple(_task_spec(task, declared) for task in dag.tasks),
+        return _Builder(scenario, source).build(readings, document)
+    except ScenarioError as exc:  # the rules passed, so only a bug gets here: still located
+        raise ScenarioError(source, exc.steps or exc.path, exc.message) from exc
+
+
+class _Builder:
+    def __init__(self, scenario: Scenario, source: str) -> None:
+        self.scenario = scenario
+        self.source = source
+        self.assets = AssetCatalog(scenario.assets)
+        #: (where, what) warnings, sorted into file order at the end.
+        self.notes: list[Finding] = []
+
+    def build(self, readings: dict[int, ScheduleReading], document: JsonValue) -> EngineInputs:
+        scenario = self.scenario
+        dags = tuple(
+            self.dag_spec(dag, ("dags", i), readings[i]) for i, dag in enumerate(scenario.dags)
         )
-    except EngineError as exc:
-        raise ScenarioError(source, path, str(exc)) from exc
+        self.notes.extend(asset_notes(scenario, self.assets))
+        specs = {dag.dag_id: dag for dag in reversed(dags)}  # the first of a dag_id counts
+        script: list[Action] = []
+        until = scenario.clock.until
+        for index, action in enumerate(scenario.script):
+            path: JsonPath = ("script", index)
+            if until is not None and action.at.value > until.value:
+                self.notes.append(
+                    (path, f"at {action.at.text} is after clock.until: it never happens")
+                )
+            script.append(self.action(action, path, specs))
+        self.notes.sort(key=lambda note: document_order(document, note[0]))
+        settings = scenario.scheduler
+        return EngineInputs(
+            dags=dags,
+            script=tuple(script),
+            start=scenario.clock.start.value,
+            until=None if until is None else until.value,
+            loop_interval=settings.loop_interval.value,
+            parse_interval=(
+                None if settings.parse_interval is None else settings.parse_interval.value
+            ),
+            warnings=[f"{render_path(path)}: {message}" for path, message in self.notes],
+        )
+
+    def dag_spec(self, dag: Dag, path: JsonPath, reading: ScheduleReading) -> DagSpec:
+        self.notes.extend(((*path, "schedule"), note) for note in reading.notes)
+        self.notes.extend(_zone_mismatch(dag, path))
+        tasks = tuple(self.task_spec(task, (*path, "tasks", t)) for t, task in enumerate(dag.tasks))
+        try:
+            return DagSpec(
+                dag_id=dag.dag_id,
+                timetable=reading.timetable,
+                start_date=_utc(dag.start_date),
+                end_date=_utc(dag.end_date),
+                timezone=dag.timezone,
+                catchup=dag.catchup,
+                max_active_runs=dag.max_active_runs,
+                is_paused_upon_creation=dag.is_paused_upon_creation,
+                tasks=tasks,
+            )
+        except EngineError as exc:
+            raise ScenarioError(self.source, path, str(exc)) from exc
+
+    def task_spec(self, task: Task, path: JsonPath) -> TaskSpec:
+        outlets = tuple(
+            self.assets.outlet(node, (*path, "outlets", o)) for o, node in enumerate(task.outlets)
+        )
+        aliases = {o.name for o in outlets if isinstance(o, AliasNode)}
+        emissions = self.emissions(
+            task.alias_events, (*path, "alias_events"), task.task_id, aliases
+        )
+        try:
+            return TaskSpec(
+                task_id=task.task_id,
+                duration=task.duration.value,
+                outcome=task.outcome,
+                outlets=outlets,
+                partition_keys=task.partition_keys or (),
+                alias_events=emissions,
+            )
+        except EngineError as exc:
+            raise ScenarioError(self.source, path, str(exc)) from exc
+
+    def emissions(
+        self, events: tuple[AliasEvent, ...], path: JsonPath, task_id: str, aliases: set[str]
+    ) -> tuple[AliasEmission, ...]:
+        """Alias events as the engine's emissions; those through an alias that is not an
+        outlet of the task are left out with a warning, as Airflow ignores them (AS-9)."""
+        out: list[AliasEmission] = []
+        for index, event in enumerate(events):
+            where = (*path, index)
+            if event.alias not in aliases:
+                self.notes.append(((*where, "alias"), _not_an_outlet(event.alias, task_id)))
+                continue
+            key = self.assets.asset(event.asset, (*where, "asset"), what="an alias event")
+            extra = frozen_extra(event.extra, sort_keys=True)
+            out.append(AliasEmission(event.alias, key, extra))
+        return tuple(out)
+
+    def action(self, action: ScriptAction, path: JsonPath, specs: dict[str, DagSpec]) -> Action:
+        """The engine's action for ``action``."""
+        at = action.at.value
+        match action:
+            case ParseAction():
+                return Deploy(at, action.dag_ids)
+            case PauseAction():
+                return Pause(at, action.dag_id)
+            case UnpauseAction():
+                return Unpause(at, action.dag_id)
+            case TriggerAction():
+                return Trigger(at, action.dag_id, _utc(action.logical_date), action.partition_key)
+            case TaskOutcomeAction():
+                return self.task_finish(action, path, specs)
+            case RunOutcomeAction():
+                return RunOutcome(at, _selector(action.run), action.outcome)
+            case OverrideAction():
+                delay = timedelta(0) if action.delay is None else action.delay.value
+                return Override(
+                    at, _selector(action.run), action.task_id, action.outcome, delay, action.hold
+                )
+            case BackfillAction():
+                return Backfill(
+                    at,
+                    action.dag_id,
+                    action.from_date.value,
+                    action.to_date.value,
+                    action.reprocess_behavior,
+                    action.max_active_runs,
+                    action.run_backwards,
+                )
+            case AssetEventAction():
+                key = self.assets.asset(
+                    action.asset, (*path, "asset"), what="an external asset event"
+                )
+                return ExternalEvent(at, key, action.partition_key, frozen_extra(action.extra))
+
+    def task_finish(
+        self, action: TaskOutcomeAction, path: JsonPath, specs: dict[str, DagSpec]
+    ) -> TaskFinish:
+        emissions = None
+        if action.alias_events is not None:
+            spec = next(t for t in specs[action.run.dag_id].tasks if t.task_id == action.task_id)
+            aliases = {o.name for o in spec.outlets if isinstance(o, AliasNode)}
+            where = (*path, "alias_events")
+            emissions = self.emissions(action.alias_events, where, action.task_id, aliases)
+        return TaskFinish(
+            action.at.value,
+            _selector(action.run),
+            action.task_id,
+            action.outcome,
+            partition_keys=action.partition_keys,
+            alias_events=emissions,
+        )
 
 
-def _task_spec(task: Task, declared: dict[str, AssetDecl]) -> TaskSpec:
-    return TaskSpec(
-        task_id=task.task_id,
-        duration=task.duration.value,
-        outcome=task.outcome,
-        outlets=tuple(_resolve_asset(node, declared) for node in task.outlets),
+def _not_an_outlet(alias: str, task_id: str) -> str:
+    return (
+        f"alias {alias!r} is not an outlet of task {task_id!r}: Airflow ignores what a task adds "
+        "through an alias it does not declare in outlets, so this emits nothing; add "
+        f'{{"alias": {{"name": "{alias}"}}}} to the task\'s outlets'
     )
 
 
-def _resolve_asset(node: JsonValue, declared: dict[str, AssetDecl]) -> JsonValue:
-    """``{"asset": "<name>"}`` -> ``{"asset": {name, uri, ...}}`` from the declaration."""
-    if not isinstance(node, dict) or not isinstance(node.get("asset"), str):
-        return node
-    decl = declared[str(node["asset"])]
-    fields: dict[str, JsonValue] = {"name": decl.name}
-    for key, value in (("uri", decl.uri), ("group", decl.group), ("extra", decl.extra)):
-        if value is not None:
-            fields[key] = value
-    return {**node, "asset": fields}
-
-
-def _zone_mismatch(dag: Dag, path: JsonPath) -> list[str]:
+def _zone_mismatch(dag: Dag, path: JsonPath) -> list[Finding]:
     """Warn when start_date is written in a local offset that is not the DAG's zone's.
 
     Airflow takes a DAG's zone from a zone-aware start_date (TT-1); a file that
@@ -184,8 +273,11 @@ def _zone_mismatch(dag: Dag, path: JsonPath) -> list[str]:
     if written in (None, timedelta(0)) or written == actual:
         return []
     return [
-        f"{render_path((*path, 'start_date'))}: written with offset {_offset(written)} but "
-        f"timezone is {dag.timezone!r}: cron schedules are read in {dag.timezone}"
+        (
+            (*path, "start_date"),
+            f"written with offset {_offset(written)} but timezone is {dag.timezone!r}: "
+            f"cron schedules are read in {dag.timezone}",
+        )
     ]
 
 
@@ -212,38 +304,3 @@ def _selector(run: RunSelectorModel) -> RunSelector:
         partition_key=run.partition_key,
         next=run.next,
     )
-
-
-def _action(action: ScriptAction) -> Action | None:
-    """The engine's action for ``action``; None for kinds not simulated yet."""
-    at = action.at.value
-    match action:
-        case ParseAction():
-            return Deploy(at, action.dag_ids)
-        case PauseAction():
-            return Pause(at, action.dag_id)
-        case UnpauseAction():
-            return Unpause(at, action.dag_id)
-        case TriggerAction():
-            return Trigger(at, action.dag_id, _utc(action.logical_date), action.partition_key)
-        case TaskOutcomeAction():
-            return TaskFinish(at, _selector(action.run), action.task_id, action.outcome)
-        case RunOutcomeAction():
-            return RunOutcome(at, _selector(action.run), action.outcome)
-        case OverrideAction():
-            delay = timedelta(0) if action.delay is None else action.delay.value
-            return Override(
-                at, _selector(action.run), action.task_id, action.outcome, delay, action.hold
-            )
-        case BackfillAction():
-            return Backfill(
-                at,
-                action.dag_id,
-                action.from_date.value,
-                action.to_date.value,
-                action.reprocess_behavior,
-                action.max_active_runs,
-                action.run_backwards,
-            )
-        case AssetEventAction():
-            return None

@@ -3,16 +3,26 @@
 The schema checks one value at a time; these rules relate values: dates in
 order, ids unique and known, the script in time order, the DAG settings
 Airflow itself refuses (``@continuous`` with ``max_active_runs > 1``,
-``catchup=True`` without a ``start_date``). All problems are collected, not
-just the first, so ``explorer validate`` can explain every one.
+``catchup=True`` without a ``start_date``), assets: names that are not
+declared, identities Airflow refuses (URI-4), an external event on an asset
+the deployment does not have (Airflow's 404). All problems are collected,
+not just the first, so ``explorer validate`` can explain every one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explorer.scenario.errors import JsonPath, ScenarioError
+from explorer.engine.assets.condition import AssetKey
+from explorer.scenario.assets import (
+    AssetCatalog,
+    declared_names,
+    known_assets,
+    unknown_asset_message,
+)
+from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
 from explorer.scenario.model import (
+    AliasEvent,
     AssetEventAction,
     BackfillAction,
     Dag,
@@ -55,12 +65,12 @@ def check_scenario(
     (by DAG index) rather than build them again.
     """
     kept: dict[int, ScheduleReading] = {} if readings is None else readings
-    declared = {asset.name for asset in scenario.assets}
+    catalog = AssetCatalog(scenario.assets)
     found = [
         *_check_clock(scenario),
-        *_check_assets(scenario),
-        *_check_dags(scenario, declared, kept),
-        *_check_script(scenario, declared),
+        *_check_assets(scenario, catalog),
+        *_check_dags(scenario, catalog, kept),
+        *_check_script(scenario, catalog),
     ]
     return [ScenarioError(source, path, message) for path, message in found]
 
@@ -71,16 +81,19 @@ def _check_clock(scenario: Scenario) -> Problems:
         yield ("clock", "until"), f"{until.text} is before clock.start {start.text}"
 
 
-def _check_assets(scenario: Scenario) -> Problems:
+def _check_assets(scenario: Scenario, catalog: AssetCatalog) -> Problems:
+    """Names declared once; identities Airflow accepts (two that clash are allowed: URI-6)."""
     seen: set[str] = set()
     for index, asset in enumerate(scenario.assets):
         if asset.name in seen:
             yield ("assets", index, "name"), f"asset {asset.name!r} is declared twice"
         seen.add(asset.name)
+        if index in catalog.problems:
+            yield catalog.problems[index]
 
 
 def _check_dags(
-    scenario: Scenario, declared: set[str], readings: dict[int, ScheduleReading]
+    scenario: Scenario, catalog: AssetCatalog, readings: dict[int, ScheduleReading]
 ) -> Problems:
     first_seen: dict[str, int] = {}
     for index, dag in enumerate(scenario.dags):
@@ -89,7 +102,11 @@ def _check_dags(
             first = first_seen[dag.dag_id]
             yield (*path, "dag_id"), f"duplicate dag_id {dag.dag_id!r} (first at $.dags[{first}])"
         first_seen.setdefault(dag.dag_id, index)
-        yield from _check_dag(dag, path, declared)
+        yield from _check_dag(dag, path, catalog)
+        undeclared = list(_undeclared(dag.schedule, (*path, "schedule"), catalog))
+        yield from undeclared
+        if undeclared or catalog.names_broken(dag.schedule):
+            continue  # reported here or at the declaration: reading would only repeat it
         try:
             readings[index] = read_schedule(
                 dag.schedule,
@@ -97,6 +114,7 @@ def _check_dags(
                 path=(*path, "schedule"),
                 dag_timezone=dag.timezone,
                 create_cron_data_intervals=scenario.airflow_config.create_cron_data_intervals,
+                assets=catalog,
             )
         except ScenarioError as exc:
             yield exc.steps, exc.message
@@ -104,18 +122,46 @@ def _check_dags(
             yield from _check_timetable(dag, path, readings[index])
 
 
-def _check_dag(dag: Dag, path: JsonPath, declared: set[str]) -> Problems:
+def _check_dag(dag: Dag, path: JsonPath, catalog: AssetCatalog) -> Problems:
     start, end = dag.start_date, dag.end_date
     if start is not None and end is not None and end.value < start.value:
         yield (*path, "end_date"), f"{end.text} is before start_date {start.text}"
     task_ids: set[str] = set()
     for t, task in enumerate(dag.tasks):
+        task_path: JsonPath = (*path, "tasks", t)
         if task.task_id in task_ids:
-            yield (*path, "tasks", t, "task_id"), f"duplicate task_id {task.task_id!r} in this DAG"
+            yield (*task_path, "task_id"), f"duplicate task_id {task.task_id!r} in this DAG"
         task_ids.add(task.task_id)
         for o, outlet in enumerate(task.outlets):
-            yield from _undeclared(outlet, (*path, "tasks", t, "outlets", o), declared)
-    yield from _undeclared(dag.schedule, (*path, "schedule"), declared)
+            yield from _check_node(outlet, (*task_path, "outlets", o), catalog)
+        yield from _check_alias_events(task.alias_events, (*task_path, "alias_events"), catalog)
+
+
+def _check_node(node: JsonValue, path: JsonPath, catalog: AssetCatalog) -> Problems:
+    """An outlet: declared names only, and an identity Airflow accepts (URI-4)."""
+    undeclared = list(_undeclared(node, path, catalog))
+    yield from undeclared
+    if undeclared or catalog.names_broken(node):
+        return
+    try:
+        catalog.outlet(node, path)
+    except ScenarioError as exc:
+        yield exc.steps, exc.message
+
+
+def _check_alias_events(
+    events: tuple[AliasEvent, ...], path: JsonPath, catalog: AssetCatalog
+) -> Problems:
+    for index, event in enumerate(events):
+        where = (*path, index, "asset")
+        undeclared = list(_undeclared(event.asset, where, catalog))
+        yield from undeclared
+        if undeclared or catalog.names_broken(event.asset):
+            continue
+        try:
+            catalog.asset(event.asset, where, what="an alias event")
+        except ScenarioError as exc:
+            yield exc.steps, exc.message
 
 
 def _check_timetable(dag: Dag, path: JsonPath, reading: ScheduleReading) -> Problems:
@@ -131,11 +177,13 @@ def _check_timetable(dag: Dag, path: JsonPath, reading: ScheduleReading) -> Prob
         yield (*path, "catchup"), f"{message}: add a start_date or set catchup to false"
 
 
-def _check_script(scenario: Scenario, declared: set[str]) -> Problems:
+def _check_script(scenario: Scenario, catalog: AssetCatalog) -> Problems:
     dags: dict[str, Dag] = {}
     for dag in scenario.dags:
         dags.setdefault(dag.dag_id, dag)  # a duplicate is reported; the first one counts
     start = scenario.clock.start
+    has_events = any(isinstance(a, AssetEventAction) for a in scenario.script)
+    known = known_assets(scenario, catalog) if has_events else {}
     latest: tuple[int, Instant] | None = None  # the latest action so far, by time
     for index, action in enumerate(scenario.script):
         path: JsonPath = ("script", index)
@@ -150,11 +198,14 @@ def _check_script(scenario: Scenario, declared: set[str]) -> Problems:
             )
         if latest is None or at.value >= latest[1].value:
             latest = (index, at)
-        yield from _check_action(action, path, dags, declared)
+        if isinstance(action, AssetEventAction):
+            yield from _check_asset_event(action, path, catalog, known)
+        else:
+            yield from _check_action(action, path, dags, catalog)
 
 
 def _check_action(
-    action: ScriptAction, path: JsonPath, dags: dict[str, Dag], declared: set[str]
+    action: ScriptAction, path: JsonPath, dags: dict[str, Dag], catalog: AssetCatalog
 ) -> Problems:
     match action:
         case ParseAction():
@@ -174,10 +225,32 @@ def _check_action(
                 action.outcome or action.delay or action.hold
             ):
                 yield path, "an override must change something: give outcome, delay or hold: true"
+            if isinstance(action, TaskOutcomeAction) and action.alias_events:
+                where = (*path, "alias_events")
+                yield from _check_alias_events(action.alias_events, where, catalog)
         case RunOutcomeAction():
             yield from _known_dag(action.run.dag_id, (*path, "run", "dag_id"), dags)
-        case AssetEventAction():
-            yield from _undeclared(action.asset, (*path, "asset"), declared)
+
+
+def _check_asset_event(
+    action: AssetEventAction,
+    path: JsonPath,
+    catalog: AssetCatalog,
+    known: dict[AssetKey, None],
+) -> Problems:
+    """``POST /assets/events`` names an asset the deployment has (else Airflow's 404)."""
+    where = (*path, "asset")
+    undeclared = list(_undeclared(action.asset, where, catalog))
+    yield from undeclared
+    if undeclared or catalog.names_broken(action.asset):
+        return
+    try:
+        key = catalog.asset(action.asset, where, what="an external asset event")
+    except ScenarioError as exc:
+        yield exc.steps, exc.message
+        return
+    if key not in known:
+        yield where, unknown_asset_message(key, known)
 
 
 def _known_dag(dag_id: str, path: JsonPath, dags: dict[str, Dag]) -> Problems:
@@ -198,22 +271,14 @@ def _known_task(task_id: str | None, dag_id: str, path: JsonPath, dags: dict[str
         )
 
 
-def _undeclared(node: JsonValue, path: JsonPath, declared: set[str]) -> Problems:
+def _undeclared(node: JsonValue, path: JsonPath, catalog: AssetCatalog) -> Problems:
     hint = 'add it to the top-level \'assets\' list or write it out as {"asset": {"name": ...}}'
-    for where, name in asset_names_used(node, path):
+    declared = [*catalog.keys, *catalog.broken]
+    for where, name in declared_names(node, path):
         if name not in declared:
-            yield where, f"asset {name!r} is not declared; {hint}"
+            close = did_you_mean(name, declared)
+            yield where, f"asset {name!r} is not declared{close}; {hint}"
 
 
-def asset_names_used(node: JsonValue, path: JsonPath = ()) -> Iterator[tuple[JsonPath, str]]:
-    """Every ``{"asset": "<name>"}`` reference to a declared asset inside ``node``."""
-    if isinstance(node, dict):
-        target = node.get("asset")
-        if isinstance(target, str):
-            yield (*path, "asset"), target
-        for key, child in node.items():
-            if not key.startswith("x-"):
-                yield from asset_names_used(child, (*path, key))
-    elif isinstance(node, list):
-        for index, child in enumerate(node):
-            yield from asset_names_used(child, (*path, index))
+#: Every ``{"asset": "<name>"}`` reference to a declared asset inside a value.
+asset_names_used = declared_names

@@ -26,6 +26,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "AirflowConfig",
+    "AliasEvent",
     "AssetDecl",
     "AssetEventAction",
     "AssetNode",
@@ -105,14 +106,32 @@ class AssetDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class AliasEvent:
+    """An asset a task adds through one of its alias outlets on success (AS-9):
+    ``outlet_events[AssetAlias(alias)].add(asset, extra=extra)``."""
+
+    alias: str
+    #: ``{"asset": "<declared name>"}`` or ``{"asset": {"name": ..., "uri": ...}}``.
+    asset: AssetNode
+    extra: JsonObject | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
-    """A task: how long it runs, how it ends, what it writes (tasks of a DAG run side by side)."""
+    """A task: how long it runs, how it ends, what it writes (tasks of a DAG run side by side).
+
+    ``partition_keys`` are the keys its success emits (``add_partitions``, PT-1;
+    None or empty: the run's own key); ``alias_events`` what it adds through
+    its alias outlets (AS-9).
+    """
 
     task_id: str
     duration: Duration
     outcome: TaskOutcome = "success"
     outlets: tuple[AssetNode, ...] = ()
     partition_keys: tuple[str, ...] | None = None
+    alias_events: tuple[AliasEvent, ...] = ()
     extras: JsonObject = field(default_factory=_extras)
 
 
@@ -181,12 +200,18 @@ class TriggerAction:
 
 @dataclass(frozen=True, slots=True)
 class TaskOutcomeAction:
-    """``task_success`` / ``task_failed`` / ``task_success_no_data``: a task ends now."""
+    """``task_success`` / ``task_failed`` / ``task_success_no_data``: a task ends now.
+
+    A success may say which partition keys and alias events this finish
+    emits; None keeps what the task declares (a failure emits nothing, AS-1).
+    """
 
     at: Instant
     run: RunSelectorModel
     task_id: str
     outcome: TaskOutcome = "success"
+    partition_keys: tuple[str, ...] | None = None
+    alias_events: tuple[AliasEvent, ...] | None = None
     extras: JsonObject = field(default_factory=_extras)
 
     @property
@@ -237,7 +262,7 @@ class BackfillAction:
 
 @dataclass(frozen=True, slots=True)
 class AssetEventAction:
-    """An external asset event (``POST /assets/events``); data until assets are simulated."""
+    """An external asset event (``POST /assets/events``, AS-1b) on an asset the deployment knows."""
 
     at: Instant
     asset: AssetNode

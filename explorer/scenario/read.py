@@ -13,6 +13,7 @@ from explorer.scenario.model import (
     DEFAULT_LOOP_INTERVAL,
     DEFAULT_PARSE_INTERVAL,
     AirflowConfig,
+    AliasEvent,
     AssetDecl,
     AssetEventAction,
     BackfillAction,
@@ -86,14 +87,28 @@ def _asset(raw: dict[str, Any]) -> AssetDecl:
     return AssetDecl(raw["name"], raw.get("uri"), raw.get("group"), raw.get("extra"), _extras(raw))
 
 
-def _task(raw: dict[str, Any]) -> Task:
+def _alias_event(raw: dict[str, Any]) -> AliasEvent:
+    return AliasEvent(raw["alias"], raw["asset"], raw.get("extra"), _extras(raw))
+
+
+def _keys(raw: dict[str, Any]) -> tuple[str, ...] | None:
     keys = raw.get("partition_keys")
+    return None if keys is None else tuple(keys)
+
+
+def _alias_events(raw: dict[str, Any]) -> tuple[AliasEvent, ...] | None:
+    events = raw.get("alias_events")
+    return None if events is None else tuple(_alias_event(e) for e in events)
+
+
+def _task(raw: dict[str, Any]) -> Task:
     return Task(
         task_id=raw["task_id"],
         duration=Duration.parse(raw["duration"]),
         outcome=raw.get("outcome", "success"),
         outlets=tuple(raw.get("outlets", [])),
-        partition_keys=None if keys is None else tuple(keys),
+        partition_keys=_keys(raw),
+        alias_events=_alias_events(raw) or (),
         extras=_extras(raw),
     )
 
@@ -142,7 +157,15 @@ def _action(raw: dict[str, Any]) -> ScriptAction:
         )
     if do.startswith("task_"):
         outcome = cast(TaskOutcome, do.removeprefix("task_"))
-        return TaskOutcomeAction(at, _selector(raw["run"]), raw["task_id"], outcome, extras)
+        return TaskOutcomeAction(
+            at,
+            _selector(raw["run"]),
+            raw["task_id"],
+            outcome,
+            partition_keys=_keys(raw),
+            alias_events=_alias_events(raw),
+            extras=extras,
+        )
     if do in ("run_success", "run_failed"):
         return RunOutcomeAction(
             at, _selector(raw["run"]), "success" if do == "run_success" else "failed", extras

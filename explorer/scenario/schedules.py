@@ -6,9 +6,13 @@ would write in a DAG file; durations are ISO-8601 strings (``timedelta``) or
 and asks the engine's factory for the timetable; every refusal comes back as
 a :class:`ScenarioError` at the JSON path of the part that is wrong.
 
-Asset-driven schedules are read but not simulated yet: a condition becomes
-Airflow's ``AssetTriggeredTimetable`` (which never schedules by itself), and
-a note says so, rather than the file being refused or the DAG dropped.
+Asset conditions are read by the engine's condition reader, with the
+scenario's declared assets (:class:`~explorer.scenario.assets.AssetCatalog`):
+a condition becomes Airflow's ``AssetTriggeredTimetable``, and
+``AssetOrTimeSchedule`` holds its time-based timetable and its condition.
+``PartitionedAssetTimetable`` is not simulated yet: it keeps its condition
+in an ``AssetTriggeredTimetable`` (so it can be shown and explained) and a
+note says what differs from Airflow.
 """
 
 from __future__ import annotations
@@ -20,18 +24,27 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
+from explorer.engine.assets.condition import Condition
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables import (
     TIMETABLE_ARGS,
+    AssetOrTimeSchedule,
     AssetTriggeredTimetable,
     Timetable,
     timetable_from_schedule,
     timetable_from_spec,
 )
+from explorer.scenario.assets import AssetCatalog
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
 from explorer.scenario.values import JsonValue, parse_duration, parse_instant, parse_relativedelta
 
-__all__ = ["ASSET_TIMETABLE_ARGS", "ScheduleReading", "read_schedule", "timetable_names"]
+__all__ = [
+    "ASSET_TIMETABLE_ARGS",
+    "PARTITIONED_NOTE",
+    "ScheduleReading",
+    "read_schedule",
+    "timetable_names",
+]
 
 #: Airflow's asset-driven timetable classes and their arguments (required, optional).
 ASSET_TIMETABLE_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -42,7 +55,13 @@ ASSET_TIMETABLE_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 
-_NOT_SIMULATED = "asset-driven scheduling is not simulated yet"
+#: What a PartitionedAssetTimetable DAG does in this version, and how that differs from Airflow.
+PARTITIONED_NOTE = (
+    "PartitionedAssetTimetable is not simulated yet (partitioned asset scheduling comes next): "
+    "this DAG runs as a plain asset-triggered DAG on the same condition, so events without a "
+    "partition key trigger it (Airflow would only log 'missing partition key') and keyed "
+    "events do not"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,20 +84,37 @@ def read_schedule(
     path: JsonPath,
     dag_timezone: str,
     create_cron_data_intervals: bool = False,
+    assets: AssetCatalog | None = None,
 ) -> ScheduleReading:
-    """The timetable for one schema-valid ``schedule`` value found at ``path``."""
-    reader = _Reader(source, dag_timezone, create_cron_data_intervals)
+    """The timetable for one schema-valid ``schedule`` value found at ``path``.
+
+    ``assets`` resolves ``{"asset": "<declared name>"}`` (none declared if omitted).
+    """
+    reader = _Reader(source, dag_timezone, create_cron_data_intervals, assets or AssetCatalog(()))
     return reader.schedule(schedule, path)
 
 
 class _Reader:
-    def __init__(self, source: str, dag_timezone: str, create_cron_data_intervals: bool) -> None:
+    def __init__(
+        self,
+        source: str,
+        dag_timezone: str,
+        create_cron_data_intervals: bool,
+        assets: AssetCatalog,
+    ) -> None:
         self.source = source
         self.dag_timezone = dag_timezone
         self.create_cron_data_intervals = create_cron_data_intervals
+        self.assets = assets
 
     def fail(self, path: JsonPath, message: str) -> ScenarioError:
         return ScenarioError(self.source, path, message)
+
+    def condition(self, value: JsonValue, path: JsonPath) -> Condition:
+        try:
+            return self.assets.condition(value, path)
+        except ScenarioError as exc:
+            raise self.fail(exc.steps, exc.message) from exc
 
     def schedule(self, value: JsonValue, path: JsonPath) -> ScheduleReading:
         if value is None or isinstance(value, str):
@@ -88,8 +124,7 @@ class _Reader:
         if isinstance(value, dict) and ("timedelta" in value or "relativedelta" in value):
             key = "timedelta" if "timedelta" in value else "relativedelta"
             return ScheduleReading(self.plain(_delta(value), (*path, key)))
-        note = f"{_NOT_SIMULATED}: this DAG runs only when triggered"
-        return ScheduleReading(AssetTriggeredTimetable(), (note,))
+        return ScheduleReading(AssetTriggeredTimetable(self.condition(value, path)))
 
     def plain(self, value: str | timedelta | relativedelta | None, path: JsonPath) -> Timetable:
         try:
@@ -108,15 +143,22 @@ class _Reader:
         }
         self.check_arguments(name, args, path, has_args="args" in value)
         if name == "AssetOrTimeSchedule":
-            inner = self.timetable(args["timetable"], (*path, "args", "timetable"))
+            where = (*path, "args", "timetable")
+            message = "AssetOrTimeSchedule needs a time-based timetable, not an asset one"
+            if args["timetable"].get("timetable") in ASSET_TIMETABLE_ARGS:
+                raise self.fail(where, message)
+            inner = self.timetable(args["timetable"], where)
             if inner.timetable.asset_triggered:
-                message = "AssetOrTimeSchedule needs a time-based timetable, not an asset one"
-                raise self.fail((*path, "args", "timetable"), message)
-            note = f"{_NOT_SIMULATED}: only the time side of AssetOrTimeSchedule runs"
-            return ScheduleReading(inner.timetable, (*inner.notes, note))
+                raise self.fail(where, message)
+            assets = self.condition(args["assets"], (*path, "args", "assets"))
+            try:
+                combined = AssetOrTimeSchedule(timetable=inner.timetable, assets=assets)
+            except EngineError as exc:
+                raise self.fail(where, str(exc)) from exc
+            return ScheduleReading(combined, inner.notes)
         if name == "PartitionedAssetTimetable":
-            note = f"{_NOT_SIMULATED}: this DAG runs only when triggered"
-            return ScheduleReading(AssetTriggeredTimetable(), (note,))
+            assets = self.condition(args["assets"], (*path, "args", "assets"))
+            return ScheduleReading(AssetTriggeredTimetable(assets), (PARTITIONED_NOTE,))
         try:
             built = timetable_from_spec(name, _engine_args(args), dag_timezone=self.dag_timezone)
         except EngineError as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from explorer.scenario.model import (
     FORMAT,
     AirflowConfig,
+    AliasEvent,
     AssetDecl,
     AssetEventAction,
     BackfillAction,
@@ -103,7 +104,15 @@ def _task(task: Task) -> JsonObject:
         out["outlets"] = list(task.outlets)
     if task.partition_keys is not None:
         out["partition_keys"] = list(task.partition_keys)
+    if task.alias_events:
+        out["alias_events"] = [_alias_event(e) for e in task.alias_events]
     return _with_extras(out, task.extras)
+
+
+def _alias_event(event: AliasEvent) -> JsonObject:
+    out: JsonObject = {"alias": event.alias, "asset": event.asset}
+    _put(out, "extra", event.extra, None)
+    return _with_extras(out, event.extras)
 
 
 def _dag(dag: Dag) -> JsonObject:
@@ -148,6 +157,10 @@ def _action(action: ScriptAction) -> JsonObject:
             _put(out, "partition_key", action.partition_key, None)
         case TaskOutcomeAction():
             out.update(do=action.do, run=_selector(action.run), task_id=action.task_id)
+            if action.partition_keys is not None:
+                out["partition_keys"] = list(action.partition_keys)
+            if action.alias_events is not None:
+                out["alias_events"] = [_alias_event(e) for e in action.alias_events]
         case RunOutcomeAction():
             out.update(do=action.do, run=_selector(action.run))
         case OverrideAction():

@@ -12,6 +12,7 @@ import pytest
 from explorer.engine.actions import (
     Backfill,
     Deploy,
+    ExternalEvent,
     Override,
     Pause,
     RunOutcome,
@@ -19,8 +20,15 @@ from explorer.engine.actions import (
     Trigger,
     Unpause,
 )
+from explorer.engine.assets.condition import (
+    AliasNode,
+    AllOf,
+    AnyOf,
+    AssetKey,
+    AssetNode,
+    RefNode,
+)
 from explorer.scenario import (
-    AssetEventAction,
     Dag,
     ScenarioError,
     build_engine_inputs,
@@ -38,6 +46,7 @@ def scenario_with(schedule: Any, *, data_intervals: bool = False, **dag: Any) ->
     return loads_scenario(json.dumps(document))
 
 
+ORDERS = AssetKey("orders", "s3://warehouse/orders")
 TIMETABLE = {"timetable": "CronTriggerTimetable", "args": {"cron": "0 2 * * *", "interval": "PT6H"}}
 
 
@@ -69,8 +78,14 @@ TIMETABLE = {"timetable": "CronTriggerTimetable", "args": {"cron": "0 2 * * *", 
                 "args": {"timetable": TIMETABLE, "assets": {"asset": "orders"}},
             },
             False,
-            "CronTriggerTimetable",
-            id="asset-or-time-runs-its-time-side",
+            "AssetOrTimeSchedule",
+            id="asset-or-time",
+        ),
+        pytest.param(
+            {"timetable": "PartitionedAssetTimetable", "args": {"assets": {"asset": "orders"}}},
+            False,
+            "AssetTriggeredTimetable",
+            id="partitioned-assets-run-as-asset-triggered",
         ),
     ],
 )
@@ -97,12 +112,19 @@ def test_durations_in_timetable_arguments_become_timedeltas() -> None:
     assert timetable.interval == timedelta(hours=6)
 
 
-def test_asset_driven_schedules_are_kept_with_a_warning() -> None:
+def test_asset_driven_schedules_are_simulated_without_a_warning() -> None:
     inputs = build_engine_inputs(scenario_with({"asset": "orders"}))
-    assert inputs.warnings == [
-        "$.dags[0].schedule: asset-driven scheduling is not simulated yet: "
-        "this DAG runs only when triggered"
-    ]
+    assert inputs.warnings == []
+    assert inputs.dags[0].timetable.asset_condition == AssetNode(ORDERS)
+
+
+def test_partitioned_asset_timetables_keep_their_condition_and_say_what_differs() -> None:
+    schedule = {"timetable": "PartitionedAssetTimetable", "args": {"assets": [{"asset": "orders"}]}}
+    inputs = build_engine_inputs(scenario_with(schedule))
+    assert inputs.dags[0].timetable.asset_condition == AllOf((AssetNode(ORDERS),))
+    [warning] = inputs.warnings
+    assert warning.startswith("$.dags[0].schedule: PartitionedAssetTimetable is not simulated yet")
+    assert "events without a partition key trigger it" in warning
 
 
 class TestFullScenario:
@@ -119,22 +141,16 @@ class TestFullScenario:
         ]
 
     def test_declared_assets_are_resolved_in_task_outlets(self) -> None:
-        outlets = build_engine_inputs(load_scenario(FULL)).dags[0].tasks[0].outlets
-        assert outlets[0] == {
-            "asset": {
-                "name": "orders",
-                "uri": "s3://warehouse/orders",
-                "group": "sales",
-                "extra": {"owner": "ops"},
-            }
-        }
+        task = build_engine_inputs(load_scenario(FULL)).dags[0].tasks[0]
+        assert task.outlets == (ORDERS, AssetKey("raw", "s3://raw/x"))
+        assert task.partition_keys == ("us", "eu")
 
     def test_each_script_action_becomes_its_engine_action(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))
         kinds = [type(a) for a in inputs.script]
         assert kinds == [
             Deploy, Deploy, Unpause, Trigger, Trigger, TaskFinish, TaskFinish, TaskFinish,
-            RunOutcome, RunOutcome, Override, Pause, Backfill,
+            RunOutcome, RunOutcome, Override, Pause, Backfill, ExternalEvent,
         ]  # fmt: skip
         finishes = [a for a in inputs.script if isinstance(a, TaskFinish)]
         assert [f.outcome for f in finishes] == ["success", "failed", "success_no_data"]
@@ -154,12 +170,33 @@ class TestFullScenario:
         selector = inputs.script[9].run  # type: ignore[union-attr]
         assert selector.logical_date == datetime(2024, 3, 9, 7, 30, tzinfo=UTC)
 
-    def test_asset_events_are_kept_as_unsupported_with_a_warning_not_dropped(self) -> None:
+    def test_asset_events_become_external_events(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))
-        [unsupported] = inputs.unsupported
-        assert unsupported.path == "$.script[13]"
-        assert isinstance(unsupported.action, AssetEventAction)
-        assert any(w.startswith("$.script[13]: external asset events") for w in inputs.warnings)
+        assert inputs.unsupported == ()
+        assert inputs.script[13] == ExternalEvent(
+            datetime(2024, 3, 9, 1, tzinfo=UTC), ORDERS, "us", (("rows", 42), ("ratio", 0.5))
+        )
+
+    def test_asset_driven_dags_get_their_conditions(self) -> None:
+        dags = {d.dag_id: d for d in build_engine_inputs(load_scenario(FULL)).dags}
+        customers = AssetKey("customers", "s3://warehouse/customers")
+        assert dags["mart"].timetable.asset_condition == AllOf(
+            (AssetNode(ORDERS), AnyOf((AssetNode(customers), AliasNode("late"))))
+        )
+        assert dags["listed"].timetable.asset_condition == AllOf(
+            (RefNode(name="orders"), AssetNode(customers))
+        )
+        either: Any = dags["asset_or_time"].timetable
+        assert either.name == "AssetOrTimeSchedule"
+        assert either.timetable.name == "CronTriggerTimetable"
+        assert either.asset_condition == AssetNode(ORDERS)
+
+    def test_the_only_warnings_are_the_silent_alias_and_the_partitions(self) -> None:
+        warnings = build_engine_inputs(load_scenario(FULL)).warnings
+        assert [w.split(": ")[0] for w in warnings] == [
+            "$.dags[12].schedule.all[1].any[1].alias",
+            "$.dags[15].schedule",
+        ]
 
     def test_the_clock_and_scheduler_settings_are_carried_over(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from explorer.scenario import (
     AirflowConfig,
+    AliasEvent,
     BackfillAction,
     Clock,
     Dag,
@@ -69,8 +70,34 @@ durations = st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=3)).m
 positive_durations = st.timedeltas(min_value=timedelta(minutes=1), max_value=timedelta(days=3)).map(
     Duration.of
 )
+asset_nodes = st.sampled_from(
+    [
+        {"asset": {"uri": "s3://bucket/orders/"}},
+        {"asset": {"name": "customers", "uri": "S3://Bucket/customers"}},
+        {"asset_ref": {"name": "customers"}},
+        {"alias": {"name": "feed"}},
+    ]
+)
+conditions = st.recursive(
+    asset_nodes,
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=3)
+        | st.lists(inner, min_size=1, max_size=3).map(lambda c: {"all": c})
+        | st.lists(inner, min_size=1, max_size=3).map(lambda c: {"any": c})
+    ),
+    max_leaves=4,
+)
+json_objects = st.dictionaries(st.text(max_size=5), json_values, max_size=3)
+alias_events = st.builds(
+    AliasEvent,
+    st.sampled_from(["feed", "other"]),
+    st.sampled_from([{"asset": {"uri": "s3://bucket/orders/"}}, {"asset": {"name": "x"}}]),
+    st.none() | json_objects,
+    extras,
+)
 schedules = st.one_of(
     st.none(),
+    conditions,
     st.sampled_from(CRONS),
     positive_durations.map(lambda d: {"timedelta": d.text}),
     st.integers(1, 12).map(lambda n: {"relativedelta": {"months": n}}),
@@ -91,6 +118,8 @@ def tasks(draw: st.DrawFn) -> tuple[Task, ...]:
             partition_keys=draw(
                 st.none() | st.lists(st.text(min_size=1, max_size=4), max_size=2).map(tuple)
             ),
+            outlets=tuple(draw(st.lists(asset_nodes, max_size=2))),
+            alias_events=tuple(draw(st.lists(alias_events, max_size=2))),
             extras=draw(extras),
         )
         for name in names
@@ -168,7 +197,18 @@ def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
     task_id = draw(st.sampled_from([t.task_id for t in dag.tasks]))
     if kind == "task":
         outcome = draw(st.sampled_from(["success", "failed", "success_no_data"]))
-        return TaskOutcomeAction(at, draw(selectors(dag.dag_id)), task_id, outcome, more)
+        emits = outcome != "failed" and draw(st.booleans())
+        return TaskOutcomeAction(
+            at,
+            draw(selectors(dag.dag_id)),
+            task_id,
+            outcome,
+            partition_keys=draw(st.lists(st.text(min_size=1, max_size=4)).map(tuple))
+            if emits
+            else None,
+            alias_events=tuple(draw(st.lists(alias_events, max_size=2))) if emits else None,
+            extras=more,
+        )
     return OverrideAction(
         at=at,
         run=draw(selectors(dag.dag_id)),

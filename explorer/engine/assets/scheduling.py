@@ -7,6 +7,7 @@ of a scheduler loop).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -32,18 +33,25 @@ __all__ = [
 ]
 
 
-def activate_assets(sim: Simulation, dag: DagState, at: datetime) -> None:
-    """At parse, the assets a DAG references become known and, unless they conflict, active.
+def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None:
+    """At a parse, the assets the parsed DAGs reference become known and, unless they
+    conflict, active (``_activate_referenced_assets``).
 
     URI-2: among active assets names and uris are unique; an asset reusing an
-    active name or uri with another partner stays inactive. Airflow's choice
-    of winner depends on processing order; ours is first declared wins.
+    active name or uri with another partner stays inactive. An asset already
+    active keeps winning. Between new assets of one parse Airflow's choice
+    depends on processing order; the simulator takes them in the order the
+    scenario declares them (then undeclared ones by name), so the first
+    declared wins, and the warning says so.
     """
     store = sim.state.assets
-    keys: list[AssetKey] = sorted(dag.direct_assets)
-    for task in dag.spec.tasks:
-        keys.extend(o for o in task.outlets if isinstance(o, AssetKey))
-    for key in keys:
+    order = {key: i for i, key in enumerate(sim.declared_assets)}
+    keys: set[AssetKey] = set()
+    for dag in dags:
+        keys.update(dag.direct_assets)
+        for task in dag.spec.tasks:
+            keys.update(o for o in task.outlets if isinstance(o, AssetKey))
+    for key in sorted(keys, key=lambda k: (order.get(k, len(order)), k)):
         if key in store.active:
             continue
         rival = next(
@@ -56,14 +64,16 @@ def activate_assets(sim: Simulation, dag: DagState, at: datetime) -> None:
         )
         store.active[key] = rival is None
         if rival is not None:
+            shared = "name" if rival.name == key.name else "uri"
             sim._warn(
-                f"asset conflict: {key.label()} reuses the "
-                f"{'name' if rival.name == key.name else 'uri'} of active asset "
+                f"asset conflict: {key.label()} reuses the {shared} of active asset "
                 f"{rival.label()}; it stays inactive (ASSET_CONFLICT, URI-2): its producers "
-                "emit nothing and references do not resolve to it"
+                "emit nothing and references do not resolve to it. Airflow picks the winner "
+                "by processing order; the simulator keeps the one declared (or activated) first"
             )
-    if dag.direct_assets and dag.assets_first_seen is None:
-        dag.assets_first_seen = at
+    for dag in dags:
+        if dag.direct_assets and dag.assets_first_seen is None:
+            dag.assets_first_seen = at
 
 
 def record_event(
@@ -170,7 +180,8 @@ def emit_task_events(
             record_event(
                 sim, key, source=source, partition_key=pk, partition_date=date, wrote_data=wrote
             )
-    _emit_through_aliases(sim, run, emissions, source, wrote)
+    aliases = frozenset(o.name for o in spec.outlets if isinstance(o, AliasNode))
+    _emit_through_aliases(sim, run, emissions, source, wrote, aliases)
 
 
 def _emit_through_aliases(
@@ -179,19 +190,32 @@ def _emit_through_aliases(
     emissions: Iterable[AliasEmission],
     source: EventSource,
     wrote: bool,
+    alias_outlets: frozenset[str],
 ) -> None:
-    """One event per (asset, extra); equal extras through several aliases share it (AS-9)."""
-    grouped: dict[tuple[AssetKey, tuple[tuple[str, object], ...]], list[str]] = {}
+    """One event per (asset, extra); equal extras through several aliases share it (AS-9).
+
+    Only aliases the task declares as outlets count (``register_asset_changes_in_db``);
+    extras are compared as sorted JSON, as Airflow compares them.
+    """
+    grouped: dict[tuple[AssetKey, str], tuple[dict[str, Any], list[str]]] = {}
     for emission in emissions:
-        grouped.setdefault((emission.asset, emission.extra), []).append(emission.alias)
-    for (key, extra), aliases in grouped.items():
-        sim.state.assets.active.setdefault(key, True)  # created on the fly if unknown
+        if emission.alias not in alias_outlets:
+            sim._warn(
+                f"{run.run_id}: {emission.asset.label()} added through alias "
+                f"{emission.alias!r}, which is not an outlet of the task: ignored"
+            )
+            continue
+        extra = dict(emission.extra)
+        key = (emission.asset, json.dumps(extra, sort_keys=True, default=str))
+        grouped.setdefault(key, (extra, []))[1].append(emission.alias)
+    for (asset, _), (extra, aliases) in grouped.items():
+        sim.state.assets.active.setdefault(asset, True)  # created on the fly if unknown
         record_event(
             sim,
-            key,
+            asset,
             source=source,
             partition_key=run.partition_key,
-            extra=dict(extra),
+            extra=extra,
             via_aliases=tuple(aliases),
             wrote_data=wrote,
         )

@@ -140,8 +140,8 @@ def _freeze(clock: _FrozenClock) -> None:
 
     for module in (interval_mod, trigger_mod, simple_mod):
         if hasattr(module, "utcnow"):
-            module.utcnow = clock.utcnow  # type: ignore[attr-defined]
-    trigger_mod.time = _TimeModule(clock)  # type: ignore[attr-defined,assignment]
+            module.__dict__["utcnow"] = clock.utcnow
+    trigger_mod.__dict__["time"] = _TimeModule(clock)
 
 
 def _build(case: Case) -> Any:

@@ -44,6 +44,12 @@ The same chains are compared run by run between our timetables and Airflow's
 (``sim_consistent``: an inconsistency there would come from the scheduler
 model, not the timetables).
 
+Automatic rewind checkpoints (``Simulation(checkpoint_every=...)``, a deep copy
+of the whole state every K processed instants, kept for the UI's rewind) are
+turned off by default: a headless run never rewinds, and each copy costs time
+and memory proportional to the runs created so far. ``--checkpoint-every K``
+turns them on (the engine's own default is 2000).
+
 ``--profile`` runs the simulation under cProfile and prints the top 25
 functions by own time and by cumulative time (the wall time then includes the
 profiler's overhead).
@@ -56,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import io
 import pstats
 import random
@@ -167,15 +174,23 @@ def generate(n: int, seed: int) -> list[GeneratedDag]:
     return out
 
 
-def simulate(dags: list[GeneratedDag], days: int, *, profile: bool) -> tuple[Simulation, float]:
+def simulate(
+    dags: list[GeneratedDag], days: int, *, profile: bool, checkpoint_every: int = 0
+) -> tuple[Simulation, float]:
+    """Run the simulation; ``checkpoint_every`` 0 turns automatic checkpoints off."""
     config = SchedulerConfig(
         loop_interval=timedelta(seconds=1), parse_interval=timedelta(seconds=30)
     )
+    extra: dict[str, Any] = {}
+    if "checkpoint_every" in inspect.signature(Simulation).parameters:
+        extra["checkpoint_every"] = checkpoint_every or sys.maxsize
     profiler = cProfile.Profile() if profile else None
     begin = time.perf_counter()
     if profiler is not None:
         profiler.enable()
-    sim = Simulation([d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000)
+    sim = Simulation(
+        [d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000, **extra
+    )
     sim.advance_to(CLOCK_START + timedelta(days=days))
     if profiler is not None:
         profiler.disable()
@@ -241,6 +256,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=20, help="DAGs timed against Airflow")
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
     parser.add_argument("--profile", action="store_true", help="cProfile the simulation")
+    parser.add_argument(
+        "--checkpoint-every",
+        type=int,
+        default=0,
+        metavar="K",
+        help="automatic rewind checkpoints every K processed instants "
+        "(the engine's default is 2000; default here: 0 = off)",
+    )
     args = parser.parse_args(argv)
 
     begin = time.perf_counter()
@@ -252,10 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"scenario: {args.dags} DAGs ({', '.join(f'{k}={v}' for k, v in sorted(kinds.items()))}),"
         f" {sum(d.spec.catchup for d in dags)} with catchup, {args.days} days from "
-        f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}"
+        f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}; checkpoints "
+        + (f"every {args.checkpoint_every} instants" if args.checkpoint_every else "off")
     )
 
-    sim, wall = simulate(dags, args.days, profile=args.profile)
+    sim, wall = simulate(
+        dags, args.days, profile=args.profile, checkpoint_every=args.checkpoint_every
+    )
     runs = len(sim.runs)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     us_per_run = wall * 1e6 / max(1, runs)

@@ -203,7 +203,7 @@ def our_chain(case: Case, repeat: int) -> Result:
 # --------------------------------------------------------------------------- Airflow side
 def airflow_chains(python: str, cases: list[Case], repeat: int) -> dict[str, Result]:
     """Run ``cases`` through Airflow's timetables with ``python`` (see ``_airflow_side``)."""
-    payload = [Case(**{**c, "repeat": repeat}) for c in cases]  # type: ignore[typeddict-item]
+    payload: list[dict[str, Any]] = [{**c, "repeat": repeat} for c in cases]
     env = dict(os.environ)
     env.setdefault("AIRFLOW_HOME", str(Path(os.environ.get("TMPDIR", "/tmp")) / "se-airflow-home"))
     proc = subprocess.run(

@@ -418,7 +418,7 @@ def _clear_run(
         run.start_date = None
         run.end_date = None
         run.set_state("queued", now)
-        st.active.append(run)
+        sim._activate(run)
         dag.active.append(run)
         st.dirty = True
         sim._emit("run_state", dag.dag_id, run, "queued")

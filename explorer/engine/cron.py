@@ -73,7 +73,7 @@ class ZonedCron:
     All instants in and out are aware UTC datetimes.
     """
 
-    __slots__ = ("_wall", "every_hour", "expression", "zone")
+    __slots__ = ("_align_next_memo", "_wall", "every_hour", "expression", "zone")
 
     def __init__(self, expression: str, zone: tzinfo) -> None:
         from explorer.engine.cronfast import WallClockCron
@@ -84,6 +84,8 @@ class ZonedCron:
         # _cron.py::_covers_every_hour: croniter normalises an all-hours field to "*".
         self.every_hour: bool = parsed.expanded[1] == ["*"]
         self._wall = WallClockCron(self.expression)
+        # align_next is asked again and again for the same start date (TT-2's earliest).
+        self._align_next_memo: tuple[datetime, datetime] | None = None
 
     def next(self, current: datetime) -> datetime:
         """The first tick strictly after ``current`` (CronMixin._get_next)."""
@@ -109,8 +111,13 @@ class ZonedCron:
 
     def align_next(self, current: datetime) -> datetime:
         """``current`` if it is a tick, else the next tick (CronMixin._align_to_next)."""
+        memo = self._align_next_memo
+        if memo is not None and memo[0] == current:
+            return memo[1]
         nxt = self.next(current)
-        return current if self.prev(nxt) == current else nxt
+        aligned = current if self.prev(nxt) == current else nxt
+        self._align_next_memo = (current, aligned)
+        return aligned
 
     def align_prev(self, current: datetime) -> datetime:
         """``current`` if it is a tick, else the previous tick (CronMixin._align_to_prev)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from explorer.engine.assets.condition import AssetKey, RefNode
 from explorer.engine.dag import DagSpec
@@ -37,6 +38,9 @@ class DagState:
     stalled_on: datetime | None = None
     #: When a stalled DAG's recomputation may give another answer.
     wake_at: datetime | None = None
+    #: (reference, computed at, valid until or None): ``next_run`` is what the timetable
+    #: answers for that reference at any instant in [computed at, valid until).
+    next_run_memo: tuple[Any, datetime, datetime | None] | None = None
     runs: list[DagRun] = field(default_factory=list)
     runs_by_logical_date: dict[datetime, DagRun] = field(default_factory=dict)
     #: Queued and running runs (kept small so counting stays cheap).

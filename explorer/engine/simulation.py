@@ -34,6 +34,7 @@ from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.runs import DagRun, RunType, TaskInstance, TriggeredBy, random_suffix
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
+from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun
 
 __all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError"]
@@ -85,8 +86,17 @@ class _State:
     now: datetime
     dags: dict[str, DagState]
     runs: list[DagRun] = field(default_factory=list)
-    #: Queued and running runs of every DAG, in creation order.
-    active: list[DagRun] = field(default_factory=list)
+    #: Queued and running runs of every DAG by (dag_id, nth), in activation order.
+    active: dict[tuple[str, int], DagRun] = field(default_factory=dict)
+    #: The active runs that are queued or may still have tasks not started, in ``active``
+    #: order (pruned lazily): what the loop scans instead of every active run.
+    pending: dict[tuple[str, int], DagRun] = field(default_factory=dict)
+    #: Runs a task of which ended (or that started with nothing left to run) since the
+    #: last loop: step 5's only candidates.
+    touched: dict[tuple[str, int], DagRun] = field(default_factory=dict)
+    #: Position of each active run in ``active`` order (step 5 ends runs in that order).
+    activation: dict[tuple[str, int], int] = field(default_factory=dict)
+    activations: int = 0
     #: (due instant, DAG order, version, dag_id): when a DAG next needs a loop (SCH-2).
     due: list[tuple[datetime, int, int, str]] = field(default_factory=list)
     script_index: int = 0
@@ -320,15 +330,18 @@ class Simulation:
             reasons.append(due)
         if st.asset_queued and asset_rules.asset_runs_due(self):
             reasons.append(st.now)
-        for run in st.active:
-            if run.state == "queued" and run.run_after > st.now:
-                reasons.append(run.run_after)
-            elif (
-                run.state == "running"
-                and run.logical_date is not None
-                and any(t.state == "none" for t in run.tasks)
-            ):
-                reasons.append(max(run.logical_date, st.now))
+        stale: list[tuple[str, int]] = []
+        for key, run in st.pending.items():
+            if run.state == "queued":
+                if run.run_after > st.now:
+                    reasons.append(run.run_after)
+            elif run.state == "running" and any(t.state == "none" for t in run.tasks):
+                if run.logical_date is not None:
+                    reasons.append(max(run.logical_date, st.now))
+            else:  # ended, or every task started: it can never give a reason again
+                stale.append(key)
+        for key in stale:
+            del st.pending[key]
         if not reasons:
             return None
         earliest = min(reasons)
@@ -421,12 +434,22 @@ class Simulation:
     def _compute_next_run(
         self, dag: DagState, reference: ReferenceRun | None, now: datetime
     ) -> None:
+        memo = dag.next_run_memo
+        if (
+            memo is not None
+            and memo[1] <= now
+            and (memo[2] is None or now < memo[2])
+            and memo[0] == reference
+        ):
+            return  # the timetable would answer the same (see _stable_until)
         previous = dag.next_run
+        dag.next_run_memo = None
         try:
             dag.next_run = dag.spec.timetable.next_dagrun_info(
                 last=reference, restriction=dag.spec.restriction, now=now
             )
             dag.next_run_error = None
+            dag.next_run_memo = self._stable_until(dag, reference, now)
         except EngineError as exc:
             # Airflow logs the exception and the DAG has no next run (README 1.6).
             dag.next_run = None
@@ -436,6 +459,23 @@ class Simulation:
         if dag.next_run != previous:
             dag.stalled_on = None
             dag.wake_at = None
+
+    @staticmethod
+    def _stable_until(
+        dag: DagState, reference: ReferenceRun | None, now: datetime
+    ) -> tuple[Any, datetime, datetime | None] | None:
+        """For which clocks the answer just computed holds, for the timetables where that
+        is certain: cron trigger / data-interval answers read the clock only through the
+        cron period holding it (catchup=False) or not at all (catchup=True), except a
+        first run without start date (CronTriggerTimetable's run_immediately buffer)."""
+        table = dag.spec.timetable
+        if type(table) not in (CronTriggerTimetable, CronDataIntervalTimetable):
+            return None
+        restriction = dag.spec.restriction
+        if reference is None and restriction.earliest is None:
+            return None
+        until = None if restriction.catchup else table.next_changes_after(now)
+        return (reference, now, until)
 
     def _exceeds(self, dag: DagState) -> bool:
         return dag.active_runs(include_backfill=False) >= dag.spec.max_active_runs
@@ -560,10 +600,21 @@ class Simulation:
         run.set_state("queued", now)
         dag.note_created(run)
         st.runs.append(run)
-        st.active.append(run)
+        self._activate(run)
         st.dirty = True
         self._resolve_overrides(run)
         return run
+
+    def _activate(self, run: DagRun) -> None:
+        """``run`` becomes active (created, or queued again by a backfill)."""
+        st = self.state
+        key = (run.dag_id, run.nth)
+        st.active.pop(key, None)
+        st.active[key] = run
+        st.pending.pop(key, None)
+        st.pending[key] = run
+        st.activations += 1
+        st.activation[key] = st.activations
 
     def _outcome(self, dag_id: str, nth: int, task: TaskSpec) -> TaskOutcome:
         """The declared outcome, or a seeded random failure at ``failure_rate``."""
@@ -595,16 +646,17 @@ class Simulation:
         st = self.state
         queued = [
             r
-            for r in st.active
+            for r in st.pending.values()
             if r.state == "queued" and r.run_after <= now and not st.dags[r.dag_id].is_paused
         ]
         if not queued:
             return False
         running: dict[tuple[str, int | None], int] = {}
-        for r in st.active:
-            if r.state == "running":
-                key = (r.dag_id, r.backfill_id)
-                running[key] = running.get(key, 0) + 1
+        for dag_id in dict.fromkeys(r.dag_id for r in queued):
+            for r in st.dags[dag_id].active:
+                if r.state == "running":
+                    key = (r.dag_id, r.backfill_id)
+                    running[key] = running.get(key, 0) + 1
 
         def limit(r: DagRun) -> int:
             if r.backfill_id is not None:
@@ -629,13 +681,15 @@ class Simulation:
                 continue
             running[key] = running.get(key, 0) + 1
             run.set_state("running", now)
+            if all(t.finished for t in run.tasks):  # nothing to run: step 5 ends it
+                st.touched[(run.dag_id, run.nth)] = run
             self._emit("run_state", run.dag_id, run, "running")
         return len(eligible) > cap
 
     def _start_waiting_tasks(self, now: datetime) -> None:
         """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
         st = self.state
-        for run in st.active:
+        for run in st.pending.values():
             if run.state != "running":
                 continue
             if run.logical_date is not None and run.logical_date > now:
@@ -658,8 +712,14 @@ class Simulation:
     # ------------------------------------------------------------------ step 5
     def _finish_runs(self, now: datetime) -> bool:
         """Step 5: running runs whose tasks are all done end; True if any did."""
+        st = self.state
+        if not st.touched:
+            return False
+        order = st.activation
+        candidates = sorted(st.touched.items(), key=lambda item: order.get(item[0], 0))
+        st.touched.clear()
         finished = False
-        for run in list(self.state.active):
+        for _, run in candidates:
             if run.state == "running" and all(t.finished for t in run.tasks):
                 failed = any(t.state == "failed" for t in run.tasks)
                 self._finish_run(run, "failed" if failed else "success", now)
@@ -669,8 +729,11 @@ class Simulation:
     def _finish_run(self, run: DagRun, state: Any, now: datetime) -> None:
         run.set_state(state, now)
         dag = self.state.dags[run.dag_id]
-        self.state.active.remove(run)
-        dag.active.remove(run)
+        key = (run.dag_id, run.nth)
+        self.state.active.pop(key, None)
+        self.state.activation.pop(key, None)
+        # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
+        del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
         self._sync_parse(dag, now)
         # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
         # manual or asset-triggered run ends, never a backfill run (SCH-5).
@@ -692,6 +755,7 @@ class Simulation:
         task.end_date = self.state.now
         task.finish_at = self.state.now
         self.state.dirty = True
+        self.state.touched[(run.dag_id, run.nth)] = run
         self._emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
         if task.state == "success":  # only SUCCESS emits (AS-1)
             asset_rules.emit_task_events(

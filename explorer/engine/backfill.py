@@ -415,9 +415,7 @@ def _clear_run(
         # A task ended early by the script may still have its timer queued: drop it.
         st.completions = [c for c in st.completions if (c[1], c[2]) != (dag.order, run.nth)]
         heapq.heapify(st.completions)
-        run.start_date = None
-        run.end_date = None
-        run.set_state("queued", now)
+        run.requeue(now)
         sim._activate(run)
         dag.active.append(run)
         st.dirty = True

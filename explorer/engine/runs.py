@@ -52,26 +52,49 @@ class DagRun:
     partition_key: str | None = None
     partition_date: datetime | None = None
     state: RunState = "queued"
-    states: list[tuple[RunState, datetime]] = field(default_factory=list)
     start_date: datetime | None = None
     end_date: datetime | None = None
     tasks: list[TaskInstance] = field(default_factory=list)
     backfill_id: int | None = None
     backfill_sort_ordinal: int | None = None
     #: Ids of the asset events the run consumed (``triggering_asset_events``, AS-5).
-    consumed_asset_events: list[int] = field(default_factory=list)
+    consumed_asset_events: tuple[int, ...] = ()
+    #: Every state change, kept only once a run leaves the usual queued → running →
+    #: success/failed path (a backfill re-queues it); otherwise derived from the dates,
+    #: which keeps a year of a thousand DAGs in memory.
+    history: list[tuple[RunState, datetime]] | None = None
 
     @property
     def active(self) -> bool:
         return self.state in ACTIVE_STATES
 
+    @property
+    def states(self) -> list[tuple[RunState, datetime]]:
+        """Each change with its instant: queued at creation, running, the final state."""
+        if self.history is not None:
+            return list(self.history)
+        out: list[tuple[RunState, datetime]] = [("queued", self.created_at)]
+        if self.start_date is not None:
+            out.append(("running", self.start_date))
+        if self.end_date is not None and self.state in ("success", "failed"):
+            out.append((self.state, self.end_date))
+        return out
+
     def set_state(self, state: RunState, at: datetime) -> None:
+        if self.history is not None:
+            self.history.append((state, at))
         self.state = state
-        self.states.append((state, at))
         if state == "running" and self.start_date is None:
             self.start_date = at
         if state in ("success", "failed"):
             self.end_date = at
+
+    def requeue(self, at: datetime) -> None:
+        """A finished run is cleared and queued again (a backfill's reprocess)."""
+        self.history = self.states
+        self.start_date = None
+        self.end_date = None
+        self.set_state("queued", at)
 
 
 def random_suffix(*parts: object, length: int = 8) -> str:

@@ -137,7 +137,7 @@ class Simulation:
         parses: Cadence | None = None,
         deploy_at_start: bool = True,
         run_limit: int = 5_000_000,
-        checkpoint_every: int = 2000,
+        checkpoint_every: int = 0,
         watchers: Sequence[WatcherSpec] = (),
         seed: int = 0,
         declared_assets: Sequence[AssetKey] = (),
@@ -292,6 +292,9 @@ class Simulation:
         self.advance_to(instant)
 
     def _auto_checkpoint(self) -> None:
+        """Every ``checkpoint_every`` instants (0: never; headless runs never rewind)."""
+        if not self.checkpoint_every:
+            return
         self._since_checkpoint += 1
         if self._since_checkpoint < self.checkpoint_every:
             return

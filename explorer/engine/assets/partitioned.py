@@ -220,7 +220,7 @@ def _create_run(sim: Simulation, request: PartitionRequest, now: datetime) -> No
     run = sim._new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
-    run.consumed_asset_events = sorted({log.event_id for log in request.logs})
+    run.consumed_asset_events = tuple(sorted({log.event_id for log in request.logs}))
     request.run = run
     sim._emit("run_created", dag.dag_id, run)
 

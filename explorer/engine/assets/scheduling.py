@@ -274,7 +274,7 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     run = sim._new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
-    run.consumed_asset_events = [e.id for e in consumed]
+    run.consumed_asset_events = tuple(e.id for e in consumed)
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     sim._emit("run_created", dag.dag_id, run)

@@ -93,7 +93,12 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     inputs = _load(args.scenario)
     until = _instant(args.until, "--until") if args.until else None
     sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
-    record = build_record(sim, until=end, extra_warnings=list(inputs.warnings))
+    record = build_record(
+        sim,
+        until=end,
+        extra_warnings=list(inputs.warnings),
+        silence_factor=inputs.silence_factor,
+    )
     if args.format == "json":
         json.dump(record, out, indent=2)
         out.write("\n")

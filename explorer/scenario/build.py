@@ -12,10 +12,14 @@ Asset nodes become the engine's condition nodes, outlets and keys through
 :class:`~explorer.scenario.assets.AssetCatalog`. What Airflow accepts but
 what silently does nothing (an alias nothing emits through, an ``Asset.ref``
 that matches no asset, an alias event through an alias the task does not
-declare) is named in ``warnings``, each at its JSON path. What the engine
-does not simulate yet (``PartitionedAssetTimetable``'s partitions) is kept,
-never dropped, and named there too; ``EngineInputs.unsupported`` holds the
-script actions of kinds the engine cannot run (none in this version).
+declare, a partition_mapper_config entry that is never used, a watcher that
+never runs) is named in ``warnings``, each at its JSON path.
+``EngineInputs.unsupported`` holds the script actions of kinds the engine
+cannot run (none in this version).
+
+Declared assets reach the engine in file order (the first declared wins a
+URI-2 conflict), with their watchers as ``WatcherSpec``; the seed of random
+task failures and the alerts' silence factor ride along.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from explorer.engine.actions import (
     Trigger,
     Unpause,
 )
-from explorer.engine.assets.condition import AliasNode
+from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR
+from explorer.engine.assets.condition import AliasNode, AssetKey
+from explorer.engine.assets.watchers import SourceChange, WatcherSpec
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
@@ -45,6 +51,7 @@ from explorer.scenario.checks import check_scenario
 from explorer.scenario.errors import JsonPath, ScenarioError, raise_problems, render_path
 from explorer.scenario.model import (
     AliasEvent,
+    AssetDecl,
     AssetEventAction,
     BackfillAction,
     Dag,
@@ -59,6 +66,7 @@ from explorer.scenario.model import (
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Watcher,
 )
 from explorer.scenario.schedules import ScheduleReading
 from explorer.scenario.validate import document_order, schema_problems
@@ -89,6 +97,13 @@ class EngineInputs:
     parse_interval: timedelta | None
     warnings: list[str] = field(default_factory=list)
     unsupported: tuple[UnsupportedAction, ...] = ()
+    #: The top-level asset declarations, in file order (first declared wins URI-2).
+    declared_assets: tuple[AssetKey, ...] = ()
+    watchers: tuple[WatcherSpec, ...] = ()
+    #: Seed of the random task failures (``failure_rate``).
+    seed: int = 0
+    #: ``consumer_silent`` alerts past this many times a consumer's cadence.
+    silence_factor: float = DEFAULT_SILENCE_FACTOR
 
 
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
@@ -117,6 +132,7 @@ class _Builder:
             self.dag_spec(dag, ("dags", i), readings[i]) for i, dag in enumerate(scenario.dags)
         )
         self.notes.extend(asset_notes(scenario, self.assets))
+        watchers = tuple(self.watchers(dags))
         specs = {dag.dag_id: dag for dag in reversed(dags)}  # the first of a dag_id counts
         script: list[Action] = []
         until = scenario.clock.until
@@ -139,10 +155,50 @@ class _Builder:
                 None if settings.parse_interval is None else settings.parse_interval.value
             ),
             warnings=[f"{render_path(path)}: {message}" for path, message in self.notes],
+            declared_assets=tuple(self.assets.keys.values()),
+            watchers=watchers,
+            seed=scenario.seed,
+            silence_factor=scenario.alerts.silence_factor,
         )
 
+    def watchers(self, dags: tuple[DagSpec, ...]) -> list[WatcherSpec]:
+        """Each declared asset's watchers, with a warning where one never fires (WA-2, WA-3)."""
+        out: list[WatcherSpec] = []
+        seen: set[str] = set()
+        for index, decl in enumerate(self.scenario.assets):
+            key = self.assets.keys.get(decl.name)
+            if key is None or decl.name in seen:
+                continue  # a repeated name is reported by the rules: the first one counts
+            seen.add(decl.name)
+            if not decl.watchers:
+                continue
+            self.notes.extend(_watcher_notes(decl, key, ("assets", index), dags))
+            for w, watcher in enumerate(decl.watchers):
+                path: JsonPath = ("assets", index, "watchers", w)
+                out.append(self.watcher_spec(watcher, key, path))
+        return out
+
+    def watcher_spec(self, watcher: Watcher, key: AssetKey, path: JsonPath) -> WatcherSpec:
+        until = self.scenario.clock.until
+        for i, item in enumerate(watcher.source):
+            if until is not None and item.at.value > until.value:
+                where = (*path, "source", i, "at")
+                self.notes.append((where, f"{item.at.text} is after clock.until: it never lands"))
+        changes = tuple(
+            SourceChange(item.at.value, item.item, frozen_extra(item.payload))
+            for item in watcher.source
+        )
+        try:
+            if watcher.trigger is None:
+                return WatcherSpec(watcher.name, key, watcher.poll_interval.value, changes)
+            return WatcherSpec(
+                watcher.name, key, watcher.poll_interval.value, changes, watcher.trigger
+            )
+        except EngineError as exc:
+            raise ScenarioError(self.source, path, str(exc)) from exc
+
     def dag_spec(self, dag: Dag, path: JsonPath, reading: ScheduleReading) -> DagSpec:
-        self.notes.extend(((*path, "schedule"), note) for note in reading.notes)
+        self.notes.extend(reading.notes)
         self.notes.extend(_zone_mismatch(dag, path))
         tasks = tuple(self.task_spec(task, (*path, "tasks", t)) for t, task in enumerate(dag.tasks))
         try:
@@ -168,6 +224,8 @@ class _Builder:
         emissions = self.emissions(
             task.alias_events, (*path, "alias_events"), task.task_id, aliases
         )
+        if task.partition_keys and not any(not isinstance(o, AliasNode) for o in outlets):
+            self.notes.append(((*path, "partition_keys"), _keys_without_outlets(task.task_id)))
         try:
             return TaskSpec(
                 task_id=task.task_id,
@@ -176,6 +234,7 @@ class _Builder:
                 outlets=outlets,
                 partition_keys=task.partition_keys or (),
                 alias_events=emissions,
+                failure_rate=task.failure_rate,
             )
         except EngineError as exc:
             raise ScenarioError(self.source, path, str(exc)) from exc
@@ -250,6 +309,41 @@ class _Builder:
             partition_keys=action.partition_keys,
             alias_events=emissions,
         )
+
+
+def _keys_without_outlets(task_id: str) -> str:
+    return (
+        f"task {task_id!r} has no asset outlets: add_partitions needs an outlet asset "
+        "(outlet_events[asset].add_partitions), and alias emissions cannot carry keys (PT-16), "
+        "so these keys are never emitted"
+    )
+
+
+def _watcher_notes(
+    decl: AssetDecl, key: AssetKey, path: JsonPath, dags: tuple[DagSpec, ...]
+) -> list[Finding]:
+    """A watcher runs only while an unpaused DAG schedules on its asset directly (WA-2), and
+    its events carry no partition key, so partitioned consumers never hear them (WA-3, PT-2)."""
+    consumers = [d for d in dags if key in d.direct_assets]
+    where = (*path, "watchers")
+    if not consumers:
+        return [
+            (
+                where,
+                f"no DAG schedules on asset {decl.name!r} directly: Airflow registers an asset's "
+                "watchers only while an unpaused DAG is scheduled on it (WA-2), so they never run",
+            )
+        ]
+    if all(d.timetable.partitioned for d in consumers):
+        return [
+            (
+                where,
+                f"only partitioned DAGs schedule on asset {decl.name!r}: watcher events carry no "
+                "partition key, so those DAGs never run from them (Airflow logs 'missing "
+                "partition key': WA-3, PT-2)",
+            )
+        ]
+    return []
 
 
 def _not_an_outlet(alias: str, task_id: str) -> str:

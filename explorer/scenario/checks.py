@@ -5,22 +5,29 @@ order, ids unique and known, the script in time order, the DAG settings
 Airflow itself refuses (``@continuous`` with ``max_active_runs > 1``,
 ``catchup=True`` without a ``start_date``), assets: names that are not
 declared, identities Airflow refuses (URI-4), an external event on an asset
-the deployment does not have (Airflow's 404). All problems are collected,
-not just the first, so ``explorer validate`` can explain every one.
+the deployment does not have (Airflow's 404); partitions: keys Airflow
+refuses (blank, longer than 250 characters), a manual run with a key for a
+DAG that is not partitioned (``DagNotPartitionedError``, PT-17) or with a
+key its timetable cannot read; watchers: names told apart, a positive poll
+interval. All problems are collected, not just the first, so
+``explorer validate`` can explain every one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 from explorer.engine.assets.condition import AssetKey
+from explorer.engine.errors import EngineError
+from explorer.engine.timetables import Timetable
 from explorer.scenario.assets import (
     AssetCatalog,
     declared_names,
     known_assets,
     unknown_asset_message,
 )
-from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
+from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean, render_path
 from explorer.scenario.model import (
     AliasEvent,
     AssetEventAction,
@@ -41,7 +48,16 @@ from explorer.scenario.validate import schema_problems
 from explorer.scenario.values import Instant, JsonValue
 from explorer.scenario.write import write_scenario
 
-__all__ = ["asset_names_used", "check_scenario", "validate_scenario"]
+__all__ = [
+    "MAX_PARTITION_KEY_LENGTH",
+    "asset_names_used",
+    "check_scenario",
+    "partition_key_problems",
+    "validate_scenario",
+]
+
+#: Airflow refuses longer partition keys (PT-1, PT-17).
+MAX_PARTITION_KEY_LENGTH = 250
 
 #: (where, what is wrong), in the order found.
 Problems = Iterator[tuple[JsonPath, str]]
@@ -70,7 +86,7 @@ def check_scenario(
         *_check_clock(scenario),
         *_check_assets(scenario, catalog),
         *_check_dags(scenario, catalog, kept),
-        *_check_script(scenario, catalog),
+        *_check_script(scenario, catalog, _timetables(scenario, kept)),
     ]
     return [ScenarioError(source, path, message) for path, message in found]
 
@@ -81,15 +97,55 @@ def _check_clock(scenario: Scenario) -> Problems:
         yield ("clock", "until"), f"{until.text} is before clock.start {start.text}"
 
 
+def _timetables(scenario: Scenario, readings: dict[int, ScheduleReading]) -> dict[str, Timetable]:
+    """The timetable of each DAG whose schedule was read (the first of a dag_id counts)."""
+    out: dict[str, Timetable] = {}
+    for index, dag in enumerate(scenario.dags):
+        if index in readings:
+            out.setdefault(dag.dag_id, readings[index].timetable)
+    return out
+
+
+def partition_key_problems(key: str, path: JsonPath) -> Problems:
+    """A key Airflow refuses: blank or longer than 250 characters (PT-1, PT-17)."""
+    if not key.strip():
+        yield path, "a partition key must not be empty or only whitespace (Airflow refuses it)"
+    elif len(key) > MAX_PARTITION_KEY_LENGTH:
+        yield (
+            path,
+            f"a partition key has at most {MAX_PARTITION_KEY_LENGTH} characters (Airflow refuses "
+            f"longer ones); this one has {len(key)}",
+        )
+
+
+def _check_keys(keys: tuple[str, ...] | None, path: JsonPath) -> Problems:
+    for index, key in enumerate(keys or ()):
+        yield from partition_key_problems(key, (*path, index))
+
+
 def _check_assets(scenario: Scenario, catalog: AssetCatalog) -> Problems:
-    """Names declared once; identities Airflow accepts (two that clash are allowed: URI-6)."""
+    """Names declared once; identities Airflow accepts (two that clash are allowed: URI-6);
+    watchers with names of their own and a positive poll interval."""
     seen: set[str] = set()
+    watchers: dict[str, JsonPath] = {}
     for index, asset in enumerate(scenario.assets):
         if asset.name in seen:
             yield ("assets", index, "name"), f"asset {asset.name!r} is declared twice"
         seen.add(asset.name)
         if index in catalog.problems:
             yield catalog.problems[index]
+        for w, watcher in enumerate(asset.watchers):
+            path: JsonPath = ("assets", index, "watchers", w)
+            if watcher.name in watchers:
+                first = render_path(watchers[watcher.name])
+                yield (
+                    (*path, "name"),
+                    f"watcher name {watcher.name!r} is used twice (first at {first}): the "
+                    "simulation tells watchers apart by name, so give each its own",
+                )
+            watchers.setdefault(watcher.name, path)
+            if watcher.poll_interval.value <= timedelta(0):
+                yield (*path, "poll_interval"), "a watcher's poll_interval must be positive"
 
 
 def _check_dags(
@@ -132,6 +188,7 @@ def _check_dag(dag: Dag, path: JsonPath, catalog: AssetCatalog) -> Problems:
         if task.task_id in task_ids:
             yield (*task_path, "task_id"), f"duplicate task_id {task.task_id!r} in this DAG"
         task_ids.add(task.task_id)
+        yield from _check_keys(task.partition_keys, (*task_path, "partition_keys"))
         for o, outlet in enumerate(task.outlets):
             yield from _check_node(outlet, (*task_path, "outlets", o), catalog)
         yield from _check_alias_events(task.alias_events, (*task_path, "alias_events"), catalog)
@@ -177,7 +234,9 @@ def _check_timetable(dag: Dag, path: JsonPath, reading: ScheduleReading) -> Prob
         yield (*path, "catchup"), f"{message}: add a start_date or set catchup to false"
 
 
-def _check_script(scenario: Scenario, catalog: AssetCatalog) -> Problems:
+def _check_script(
+    scenario: Scenario, catalog: AssetCatalog, tables: dict[str, Timetable]
+) -> Problems:
     dags: dict[str, Dag] = {}
     for dag in scenario.dags:
         dags.setdefault(dag.dag_id, dag)  # a duplicate is reported; the first one counts
@@ -202,6 +261,8 @@ def _check_script(scenario: Scenario, catalog: AssetCatalog) -> Problems:
             yield from _check_asset_event(action, path, catalog, known)
         else:
             yield from _check_action(action, path, dags, catalog)
+        if isinstance(action, TriggerAction) and action.partition_key is not None:
+            yield from _check_trigger_key(action, (*path, "partition_key"), tables)
 
 
 def _check_action(
@@ -225,6 +286,8 @@ def _check_action(
                 action.outcome or action.delay or action.hold
             ):
                 yield path, "an override must change something: give outcome, delay or hold: true"
+            if isinstance(action, TaskOutcomeAction):
+                yield from _check_keys(action.partition_keys, (*path, "partition_keys"))
             if isinstance(action, TaskOutcomeAction) and action.alias_events:
                 where = (*path, "alias_events")
                 yield from _check_alias_events(action.alias_events, where, catalog)
@@ -239,6 +302,8 @@ def _check_asset_event(
     known: dict[AssetKey, None],
 ) -> Problems:
     """``POST /assets/events`` names an asset the deployment has (else Airflow's 404)."""
+    if action.partition_key is not None:
+        yield from partition_key_problems(action.partition_key, (*path, "partition_key"))
     where = (*path, "asset")
     undeclared = list(_undeclared(action.asset, where, catalog))
     yield from undeclared
@@ -251,6 +316,33 @@ def _check_asset_event(
         return
     if key not in known:
         yield where, unknown_asset_message(key, known)
+
+
+def _check_trigger_key(
+    action: TriggerAction, path: JsonPath, tables: dict[str, Timetable]
+) -> Problems:
+    """``POST /dagRuns`` with a partition key: a key Airflow accepts, for a partitioned DAG,
+    that its timetable can read a partition date from (PT-17)."""
+    key = action.partition_key
+    assert key is not None
+    problems = list(partition_key_problems(key, path))
+    yield from problems
+    table = tables.get(action.dag_id)
+    if problems or table is None:
+        return  # an unknown DAG or an unreadable schedule is reported where it is
+    if not (table.partitioned or table.partitioned_at_runtime):
+        yield (
+            path,
+            f"DagNotPartitionedError: DAG {action.dag_id!r} is not partitioned ({table.name} is "
+            "neither partitioned nor partitioned at runtime), so Airflow refuses a manual run "
+            "with a partition key (PT-17); drop partition_key, or schedule the DAG with "
+            "CronPartitionTimetable, PartitionedAssetTimetable or PartitionedAtRuntime",
+        )
+        return
+    try:
+        table.resolve_partition_date(key)
+    except EngineError as exc:
+        yield path, f"Airflow refuses this manual run: {exc}"
 
 
 def _known_dag(dag_id: str, path: JsonPath, dags: dict[str, Dag]) -> Problems:

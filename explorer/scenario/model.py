@@ -26,6 +26,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "AirflowConfig",
+    "AlertSettings",
     "AliasEvent",
     "AssetDecl",
     "AssetEventAction",
@@ -42,11 +43,13 @@ __all__ = [
     "ScheduleValue",
     "SchedulerSettings",
     "ScriptAction",
+    "SourceItem",
     "Task",
     "TaskOutcome",
     "TaskOutcomeAction",
     "TriggerAction",
     "UnpauseAction",
+    "Watcher",
 ]
 
 FORMAT_VERSION = 1
@@ -62,6 +65,8 @@ TaskOutcome = Literal["success", "failed", "success_no_data"]
 
 DEFAULT_LOOP_INTERVAL = Duration(timedelta(seconds=1), "PT1S")
 DEFAULT_PARSE_INTERVAL = Duration(timedelta(seconds=30), "PT30S")
+#: ``consumer_silent`` fires past this many times a consumer's expected cadence.
+DEFAULT_SILENCE_FACTOR = 1.5
 
 
 def _extras() -> JsonObject:
@@ -95,6 +100,41 @@ class AirflowConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AlertSettings:
+    """How the record's alerts are tuned (``explorer simulate``, the GUI's alert list)."""
+
+    #: A consumer is ``consumer_silent`` past this many times its expected cadence (> 1).
+    silence_factor: float = DEFAULT_SILENCE_FACTOR
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceItem:
+    """Something lands in a watched source at ``at``: a file, a row update (WA-3)."""
+
+    at: Instant
+    item: str
+    payload: JsonObject | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """``AssetWatcher(name, trigger)`` on a declared asset, and what lands in its source.
+
+    ``trigger`` is the trigger's class path, shown and kept, never imported;
+    the simulated trigger polls every ``poll_interval`` and keeps its
+    watermark in the asset's state store (WA-4).
+    """
+
+    name: str
+    poll_interval: Duration
+    trigger: str | None = None
+    source: tuple[SourceItem, ...] = ()
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
 class AssetDecl:
     """An asset declared once, referred to elsewhere as ``{"asset": "<name>"}``."""
 
@@ -103,6 +143,7 @@ class AssetDecl:
     group: str | None = None
     extra: JsonObject | None = None
     extras: JsonObject = field(default_factory=_extras)
+    watchers: tuple[Watcher, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +164,8 @@ class Task:
 
     ``partition_keys`` are the keys its success emits (``add_partitions``, PT-1;
     None or empty: the run's own key); ``alias_events`` what it adds through
-    its alias outlets (AS-9).
+    its alias outlets (AS-9); ``failure_rate`` the chance that a run of it
+    fails instead of ending with ``outcome``.
     """
 
     task_id: str
@@ -133,6 +175,8 @@ class Task:
     partition_keys: tuple[str, ...] | None = None
     alias_events: tuple[AliasEvent, ...] = ()
     extras: JsonObject = field(default_factory=_extras)
+    #: Probability (0..1) that a run of this task fails instead, drawn from the scenario's seed.
+    failure_rate: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,3 +343,6 @@ class Scenario:
     #: Node positions for the GUI's graph, by node id.
     layout: dict[str, tuple[float, float]] = field(default_factory=dict)
     extras: JsonObject = field(default_factory=_extras)
+    #: Seed of the random task failures (``failure_rate``): same seed, same record.
+    seed: int = 0
+    alerts: AlertSettings = field(default_factory=AlertSettings)

@@ -12,7 +12,9 @@ from typing import Any, Literal, cast
 from explorer.scenario.model import (
     DEFAULT_LOOP_INTERVAL,
     DEFAULT_PARSE_INTERVAL,
+    DEFAULT_SILENCE_FACTOR,
     AirflowConfig,
+    AlertSettings,
     AliasEvent,
     AssetDecl,
     AssetEventAction,
@@ -27,11 +29,13 @@ from explorer.scenario.model import (
     Scenario,
     SchedulerSettings,
     ScriptAction,
+    SourceItem,
     Task,
     TaskOutcome,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Watcher,
 )
 from explorer.scenario.values import Duration, Instant, JsonObject
 
@@ -46,6 +50,8 @@ def read_scenario(doc: JsonObject) -> Scenario:
         clock=_clock(raw["clock"]),
         scheduler=_scheduler(raw.get("scheduler", {})),
         airflow_config=_airflow_config(raw.get("airflow_config", {})),
+        seed=raw.get("seed", 0),
+        alerts=_alerts(raw.get("alerts", {})),
         assets=tuple(_asset(a) for a in raw.get("assets", [])),
         dags=tuple(_dag(d) for d in raw.get("dags", [])),
         script=tuple(_action(a) for a in raw.get("script", [])),
@@ -83,8 +89,33 @@ def _airflow_config(raw: dict[str, Any]) -> AirflowConfig:
     return AirflowConfig(raw.get("create_cron_data_intervals", False), _extras(raw))
 
 
+def _alerts(raw: dict[str, Any]) -> AlertSettings:
+    return AlertSettings(raw.get("silence_factor", DEFAULT_SILENCE_FACTOR), _extras(raw))
+
+
 def _asset(raw: dict[str, Any]) -> AssetDecl:
-    return AssetDecl(raw["name"], raw.get("uri"), raw.get("group"), raw.get("extra"), _extras(raw))
+    return AssetDecl(
+        raw["name"],
+        raw.get("uri"),
+        raw.get("group"),
+        raw.get("extra"),
+        _extras(raw),
+        watchers=tuple(_watcher(w) for w in raw.get("watchers", [])),
+    )
+
+
+def _watcher(raw: dict[str, Any]) -> Watcher:
+    return Watcher(
+        name=raw["name"],
+        poll_interval=Duration.parse(raw["poll_interval"]),
+        trigger=raw.get("trigger"),
+        source=tuple(_source_item(i) for i in raw.get("source", [])),
+        extras=_extras(raw),
+    )
+
+
+def _source_item(raw: dict[str, Any]) -> SourceItem:
+    return SourceItem(Instant.parse(raw["at"]), raw["item"], raw.get("payload"), _extras(raw))
 
 
 def _alias_event(raw: dict[str, Any]) -> AliasEvent:
@@ -110,6 +141,7 @@ def _task(raw: dict[str, Any]) -> Task:
         partition_keys=_keys(raw),
         alias_events=_alias_events(raw) or (),
         extras=_extras(raw),
+        failure_rate=raw.get("failure_rate", 0.0),
     )
 
 

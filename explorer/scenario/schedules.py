@@ -10,9 +10,13 @@ Asset conditions are read by the engine's condition reader, with the
 scenario's declared assets (:class:`~explorer.scenario.assets.AssetCatalog`):
 a condition becomes Airflow's ``AssetTriggeredTimetable``, and
 ``AssetOrTimeSchedule`` holds its time-based timetable and its condition.
-``PartitionedAssetTimetable`` is not simulated yet: it keeps its condition
-in an ``AssetTriggeredTimetable`` (so it can be shown and explained) and a
-note says what differs from Airflow.
+``PartitionedAssetTimetable`` is the engine's: its condition, its
+``default_partition_mapper`` and its ``partition_mapper_config`` entries
+(``[{"asset": <asset node>, "mapper": <mapper spec>}]``, a list since JSON
+keys are strings), each mapper read by :mod:`explorer.scenario.partitions`
+with its refusals located. What Airflow accepts there but never uses (an
+alias as a config key, PT-16; an entry no event of the DAG's assets can
+match) comes back as notes, each at its place.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from explorer.engine.assets.condition import Condition
+from explorer.engine.assets.condition import AliasNode, AssetNode, Condition, RefNode, walk
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables import (
     TIMETABLE_ARGS,
@@ -34,13 +38,14 @@ from explorer.engine.timetables import (
     timetable_from_schedule,
     timetable_from_spec,
 )
+from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from explorer.scenario.assets import AssetCatalog
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
+from explorer.scenario.partitions import read_mapper
 from explorer.scenario.values import JsonValue, parse_duration, parse_instant, parse_relativedelta
 
 __all__ = [
     "ASSET_TIMETABLE_ARGS",
-    "PARTITIONED_NOTE",
     "ScheduleReading",
     "read_schedule",
     "timetable_names",
@@ -55,21 +60,16 @@ ASSET_TIMETABLE_ARGS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 
-#: What a PartitionedAssetTimetable DAG does in this version, and how that differs from Airflow.
-PARTITIONED_NOTE = (
-    "PartitionedAssetTimetable is not simulated yet (partitioned asset scheduling comes next): "
-    "this DAG runs as a plain asset-triggered DAG on the same condition, so events without a "
-    "partition key trigger it (Airflow would only log 'missing partition key') and keyed "
-    "events do not"
-)
+#: (where, what): a note about a schedule, located like a problem.
+Note = tuple[JsonPath, str]
 
 
 @dataclass(frozen=True, slots=True)
 class ScheduleReading:
-    """The timetable a schedule gives, and what about it is not simulated yet."""
+    """The timetable a schedule gives, and what Airflow accepts in it but never uses."""
 
     timetable: Timetable
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
 
 def timetable_names() -> list[str]:
@@ -157,13 +157,47 @@ class _Reader:
                 raise self.fail(where, str(exc)) from exc
             return ScheduleReading(combined, inner.notes)
         if name == "PartitionedAssetTimetable":
-            assets = self.condition(args["assets"], (*path, "args", "assets"))
-            return ScheduleReading(AssetTriggeredTimetable(assets), (PARTITIONED_NOTE,))
+            return self.partitioned(args, (*path, "args"))
         try:
             built = timetable_from_spec(name, _engine_args(args), dag_timezone=self.dag_timezone)
         except EngineError as exc:
             raise self.fail((*path, "args") if "args" in value else path, str(exc)) from exc
         return ScheduleReading(built)
+
+    def partitioned(self, args: Mapping[str, Any], path: JsonPath) -> ScheduleReading:
+        """``PartitionedAssetTimetable(assets=..., default_partition_mapper=...,
+        partition_mapper_config={asset: mapper, ...})``; ``path`` is its ``args``."""
+        assets = self.condition(args["assets"], (*path, "assets"))
+        default = None
+        if args.get("default_partition_mapper") is not None:
+            where = (*path, "default_partition_mapper")
+            default = self.mapper(args["default_partition_mapper"], where)
+        entries: list[tuple[AssetNode | RefNode | AliasNode, Any]] = []
+        notes: list[Note] = []
+        seen: dict[str, int] = {}
+        for index, entry in enumerate(args.get("partition_mapper_config") or []):
+            where = (*path, "partition_mapper_config", index)
+            node = self.condition(entry["asset"], (*where, "asset"))
+            if not isinstance(node, AssetNode | RefNode | AliasNode):  # the schema allows one node
+                raise self.fail((*where, "asset"), "a partition_mapper_config key is one asset")
+            mapper = self.mapper(entry["mapper"], (*where, "mapper"))
+            entries.append((node, mapper))
+            note = _config_note(node, assets, seen, index)
+            if note is not None:
+                notes.append(((*where, "asset"), note))
+        try:
+            timetable = PartitionedAssetTimetable(
+                assets=assets, partition_mapper_config=entries, default_partition_mapper=default
+            )
+        except EngineError as exc:
+            raise self.fail(path, str(exc)) from exc
+        return ScheduleReading(timetable, tuple(notes))
+
+    def mapper(self, spec: Any, path: JsonPath) -> Any:
+        try:
+            return read_mapper(spec, path)
+        except ScenarioError as exc:
+            raise self.fail(exc.steps, exc.message) from exc
 
     def check_arguments(
         self, name: str, args: Mapping[str, Any], path: JsonPath, *, has_args: bool
@@ -209,3 +243,44 @@ def _engine_args(args: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _config_note(
+    node: AssetNode | RefNode | AliasNode, assets: Condition, seen: dict[str, int], index: int
+) -> str | None:
+    """Why a ``partition_mapper_config`` entry is never used, if it is not (PT-3, PT-16).
+
+    3.3.2's ``get_partition_mapper`` looks a mapper up by the event's asset
+    name, and by its uri only when the name is empty, which an event's never
+    is; a later entry for the same name replaces an earlier one (a dict).
+    """
+    if isinstance(node, AliasNode):
+        return (
+            f"alias {node.name!r} cannot be a partition_mapper_config key: Airflow only logs "
+            "'Partitioned Asset Alias is not supported.' and never uses this mapper (PT-16)"
+        )
+    name = node.key.name if isinstance(node, AssetNode) else node.name
+    if name is None and isinstance(node, RefNode):
+        return (
+            f"{node.label()} is never used as a partition_mapper_config key: Airflow 3.3.2 looks "
+            "a mapper up by the event's asset name and uses the uri only when the name is empty, "
+            "which it never is (get_partition_mapper); those events get the default mapper. "
+            'Key the entry by name: {"asset_ref": {"name": ...}} or the asset itself'
+        )
+    assert name is not None
+    if name in seen:
+        first = seen[name]
+        return (
+            f"asset name {name!r} is already a key (entry {first}): this entry replaces it, as a "
+            "later key replaces an earlier one in a Python dict"
+        )
+    seen[name] = index
+    names = {n.key.name for n in walk(assets) if isinstance(n, AssetNode)}
+    names |= {n.name for n in walk(assets) if isinstance(n, RefNode) and n.name is not None}
+    by_uri = any(isinstance(n, RefNode) and n.name is None for n in walk(assets))
+    if name not in names and not by_uri:
+        return (
+            f"no asset named {name!r} is in this DAG's assets: events of other assets never "
+            "reach this DAG, so this entry is never used"
+        )
+    return None

@@ -9,10 +9,22 @@ __all__ = ["make_simulation"]
 
 
 def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simulation:
-    """A simulation at the scenario's ``clock.start``, its script loaded, nothing run yet."""
+    """A simulation at the scenario's ``clock.start``, its script loaded, nothing run yet.
+
+    The declared assets (file order: the first declared wins a URI-2 conflict),
+    the watchers and the seed of random task failures go to the engine; the
+    alerts' ``silence_factor`` is for ``build_record`` (``inputs.silence_factor``).
+    """
     config = SchedulerConfig(
         loop_interval=inputs.loop_interval, parse_interval=inputs.parse_interval
     )
     return Simulation(
-        inputs.dags, start=inputs.start, config=config, script=inputs.script, run_limit=run_limit
+        inputs.dags,
+        start=inputs.start,
+        config=config,
+        script=inputs.script,
+        run_limit=run_limit,
+        watchers=inputs.watchers,
+        seed=inputs.seed,
+        declared_assets=inputs.declared_assets,
     )

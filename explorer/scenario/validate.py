@@ -191,8 +191,12 @@ def _message(kind: str, value: Any, instance: Any, error: ValidationError) -> st
         return f"{_describe(instance)} is not one of: {choices}{did_you_mean(instance, value)}"
     if kind == "const":
         return f"must be {json.dumps(value)}"
-    if kind in ("minimum", "exclusiveMinimum"):
+    if kind == "minimum":
         return f"must be at least {value}, got {_describe(instance)}"
+    if kind == "exclusiveMinimum":
+        return f"must be greater than {value}, got {_describe(instance)}"
+    if kind == "maximum":
+        return f"must be at most {value}, got {_describe(instance)}"
     if kind in ("minLength", "minItems", "minProperties"):
         return "must not be empty" if value == 1 else f"needs at least {value} entries"
     if kind == "maxLength":
@@ -244,6 +248,11 @@ def _unexpected_keys(instance: dict[str, Any], schema: Mapping[str, Any]) -> lis
 def _unknown_key(key: str, schema: Mapping[str, Any]) -> str:
     known = [k for k in schema.get("properties", {}) if k not in ("at", "do")]
     hint = did_you_mean(key, known)
+    if key == "namespace":
+        hint += (
+            " (asset state namespaces are seed 002's proposal, not Airflow 3.3.2, whose state "
+            "store is scoped by the asset itself: WA-5)"
+        )
     return f"unknown key {key!r}{hint}; keys of your own must start with 'x-' to be kept"
 
 

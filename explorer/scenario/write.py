@@ -11,8 +11,10 @@ Datetimes and durations are written as the text they were read from.
 from __future__ import annotations
 
 from explorer.scenario.model import (
+    DEFAULT_SILENCE_FACTOR,
     FORMAT,
     AirflowConfig,
+    AlertSettings,
     AliasEvent,
     AssetDecl,
     AssetEventAction,
@@ -27,10 +29,12 @@ from explorer.scenario.model import (
     Scenario,
     SchedulerSettings,
     ScriptAction,
+    SourceItem,
     Task,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Watcher,
 )
 from explorer.scenario.values import JsonObject, JsonValue
 
@@ -43,6 +47,8 @@ def write_scenario(scenario: Scenario) -> JsonObject:
     out["clock"] = _clock(scenario.clock)
     out["scheduler"] = _scheduler(scenario.scheduler)
     _put_section(out, "airflow_config", _airflow_config(scenario.airflow_config))
+    _put(out, "seed", scenario.seed, 0)
+    _put_section(out, "alerts", _alerts(scenario.alerts))
     if scenario.assets:
         out["assets"] = [_asset(a) for a in scenario.assets]
     out["dags"] = [_dag(d) for d in scenario.dags]
@@ -89,17 +95,39 @@ def _airflow_config(config: AirflowConfig) -> JsonObject:
     return _with_extras(out, config.extras)
 
 
+def _alerts(settings: AlertSettings) -> JsonObject:
+    out: JsonObject = {}
+    _put(out, "silence_factor", settings.silence_factor, DEFAULT_SILENCE_FACTOR)
+    return _with_extras(out, settings.extras)
+
+
 def _asset(asset: AssetDecl) -> JsonObject:
     out: JsonObject = {"name": asset.name}
     _put(out, "uri", asset.uri, None)
     _put(out, "group", asset.group, None)
     _put(out, "extra", asset.extra, None)
+    if asset.watchers:
+        out["watchers"] = [_watcher(w) for w in asset.watchers]
     return _with_extras(out, asset.extras)
+
+
+def _watcher(watcher: Watcher) -> JsonObject:
+    out: JsonObject = {"name": watcher.name, "poll_interval": watcher.poll_interval.text}
+    _put(out, "trigger", watcher.trigger, None)
+    out["source"] = [_source_item(i) for i in watcher.source]
+    return _with_extras(out, watcher.extras)
+
+
+def _source_item(item: SourceItem) -> JsonObject:
+    out: JsonObject = {"at": item.at.text, "item": item.item}
+    _put(out, "payload", item.payload, None)
+    return _with_extras(out, item.extras)
 
 
 def _task(task: Task) -> JsonObject:
     out: JsonObject = {"task_id": task.task_id, "duration": task.duration.text}
     _put(out, "outcome", task.outcome, "success")
+    _put(out, "failure_rate", task.failure_rate, 0.0)
     if task.outlets:
         out["outlets"] = list(task.outlets)
     if task.partition_keys is not None:

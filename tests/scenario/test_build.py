@@ -84,8 +84,11 @@ TIMETABLE = {"timetable": "CronTriggerTimetable", "args": {"cron": "0 2 * * *", 
         pytest.param(
             {"timetable": "PartitionedAssetTimetable", "args": {"assets": {"asset": "orders"}}},
             False,
-            "AssetTriggeredTimetable",
-            id="partitioned-assets-run-as-asset-triggered",
+            "PartitionedAssetTimetable",
+            id="partitioned-assets",
+        ),
+        pytest.param(
+            {"timetable": "PartitionedAtRuntime"}, False, "PartitionedAtRuntime", id="at-runtime"
         ),
     ],
 )
@@ -118,13 +121,13 @@ def test_asset_driven_schedules_are_simulated_without_a_warning() -> None:
     assert inputs.dags[0].timetable.asset_condition == AssetNode(ORDERS)
 
 
-def test_partitioned_asset_timetables_keep_their_condition_and_say_what_differs() -> None:
+def test_partitioned_asset_timetables_are_simulated_without_a_warning() -> None:
     schedule = {"timetable": "PartitionedAssetTimetable", "args": {"assets": [{"asset": "orders"}]}}
     inputs = build_engine_inputs(scenario_with(schedule))
-    assert inputs.dags[0].timetable.asset_condition == AllOf((AssetNode(ORDERS),))
-    [warning] = inputs.warnings
-    assert warning.startswith("$.dags[0].schedule: PartitionedAssetTimetable is not simulated yet")
-    assert "events without a partition key trigger it" in warning
+    timetable = inputs.dags[0].timetable
+    assert timetable.asset_condition == AllOf((AssetNode(ORDERS),))
+    assert timetable.partitioned
+    assert inputs.warnings == []
 
 
 class TestFullScenario:
@@ -191,12 +194,9 @@ class TestFullScenario:
         assert either.timetable.name == "CronTriggerTimetable"
         assert either.asset_condition == AssetNode(ORDERS)
 
-    def test_the_only_warnings_are_the_silent_alias_and_the_partitions(self) -> None:
+    def test_the_only_warning_is_the_silent_alias(self) -> None:
         warnings = build_engine_inputs(load_scenario(FULL)).warnings
-        assert [w.split(": ")[0] for w in warnings] == [
-            "$.dags[12].schedule.all[1].any[1].alias",
-            "$.dags[15].schedule",
-        ]
+        assert [w.split(": ")[0] for w in warnings] == ["$.dags[12].schedule.all[1].any[1].alias"]
 
     def test_the_clock_and_scheduler_settings_are_carried_over(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))

@@ -198,7 +198,7 @@ class TestAliasAndRef:
             at("2024-05-02T00:20:00Z"),
             at("2024-05-03T00:20:00Z"),
         ]
-        assert all(r.consumed_asset_events == [] for r in consumer)  # AS-10
+        assert all(not r.consumed_asset_events for r in consumer)  # AS-10
 
 
 class TestTrailingSlashConflict:

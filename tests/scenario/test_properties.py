@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from explorer.scenario import (
     AirflowConfig,
+    AlertSettings,
     AliasEvent,
+    AssetDecl,
     BackfillAction,
     Clock,
     Dag,
@@ -23,10 +25,12 @@ from explorer.scenario import (
     RunSelectorModel,
     Scenario,
     SchedulerSettings,
+    SourceItem,
     Task,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Watcher,
     build_engine_inputs,
     dumps_scenario,
     loads_scenario,
@@ -88,6 +92,9 @@ conditions = st.recursive(
     max_leaves=4,
 )
 json_objects = st.dictionaries(st.text(max_size=5), json_values, max_size=3)
+#: Keys Airflow accepts: not blank, at most 250 characters (PT-1).
+partition_keys = st.text(min_size=1, max_size=4).filter(lambda key: key.strip() != "")
+PARTITIONED_AT_RUNTIME = {"timetable": "PartitionedAtRuntime"}
 alias_events = st.builds(
     AliasEvent,
     st.sampled_from(["feed", "other"]),
@@ -104,6 +111,7 @@ schedules = st.one_of(
     st.sampled_from(CRONS).map(
         lambda c: {"timetable": "CronTriggerTimetable", "args": {"cron": c}}
     ),
+    st.just(PARTITIONED_AT_RUNTIME),
 )
 
 
@@ -115,12 +123,11 @@ def tasks(draw: st.DrawFn) -> tuple[Task, ...]:
             task_id=name,
             duration=draw(durations),
             outcome=draw(st.sampled_from(["success", "failed", "success_no_data"])),
-            partition_keys=draw(
-                st.none() | st.lists(st.text(min_size=1, max_size=4), max_size=2).map(tuple)
-            ),
+            partition_keys=draw(st.none() | st.lists(partition_keys, max_size=2).map(tuple)),
             outlets=tuple(draw(st.lists(asset_nodes, max_size=2))),
             alias_events=tuple(draw(st.lists(alias_events, max_size=2))),
             extras=draw(extras),
+            failure_rate=draw(st.sampled_from([0.0, 0, 0.25, 1, 1.0])),
         )
         for name in names
     )
@@ -174,9 +181,9 @@ def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
         return (PauseAction if kind == "pause" else UnpauseAction)(at, dag.dag_id, more)
     if kind == "trigger":
         logical = draw(st.none() | instants())
-        return TriggerAction(
-            at, dag.dag_id, logical, draw(st.none() | st.text(min_size=1, max_size=5)), more
-        )
+        keyed = dag.schedule == PARTITIONED_AT_RUNTIME  # PT-17: only partitioned DAGs take keys
+        key = draw(st.none() | partition_keys) if keyed else None
+        return TriggerAction(at, dag.dag_id, logical, key, more)
     if kind == "run":
         return RunOutcomeAction(
             at, draw(selectors(dag.dag_id)), draw(st.sampled_from(["success", "failed"])), more
@@ -203,9 +210,7 @@ def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
             draw(selectors(dag.dag_id)),
             task_id,
             outcome,
-            partition_keys=draw(st.lists(st.text(min_size=1, max_size=4)).map(tuple))
-            if emits
-            else None,
+            partition_keys=draw(st.lists(partition_keys).map(tuple)) if emits else None,
             alias_events=tuple(draw(st.lists(alias_events, max_size=2))) if emits else None,
             extras=more,
         )
@@ -237,6 +242,24 @@ def scenarios(draw: st.DrawFn) -> Scenario:
             max_size=3,
         )
     )
+    watchers = tuple(
+        Watcher(
+            name=f"watch_{index}",
+            poll_interval=draw(positive_durations),
+            trigger=draw(st.none() | st.just("airflow.triggers.base.BaseEventTrigger")),
+            source=tuple(
+                SourceItem(
+                    draw(instants()), draw(ids), draw(st.none() | json_objects), draw(extras)
+                )
+                for _ in range(draw(st.integers(0, 2)))
+            ),
+            extras=draw(extras),
+        )
+        for index in range(draw(st.integers(0, 2)))
+    )
+    assets = draw(
+        st.sampled_from([(), (AssetDecl("landing", "s3://landing/files", watchers=watchers),)])
+    )
     return Scenario(
         name=draw(st.text(min_size=1, max_size=20)),
         description=draw(st.none() | st.text(max_size=20)),
@@ -245,6 +268,9 @@ def scenarios(draw: st.DrawFn) -> Scenario:
             draw(positive_durations), draw(st.none() | positive_durations), draw(extras)
         ),
         airflow_config=AirflowConfig(draw(st.booleans()), draw(extras)),
+        seed=draw(st.integers(-(2**31), 2**31)),
+        alerts=AlertSettings(draw(st.sampled_from([1.5, 2, 1.01, 10.0])), draw(extras)),
+        assets=assets,
         dags=tuple(dag_list),
         script=script,
         layout=layout,

@@ -111,6 +111,28 @@ class _Cadences:
         gap = max(b - a for a, b in itertools.pairwise(ticks))
         return gap + extra + self.sim.config.loop_interval
 
+    def _rollup(self, dag: DagState, key: AssetKey, cadence: timedelta) -> timedelta:
+        """A rollup consumer waits for a whole window: its cadence is the producer's times
+        the window's member count (PT-8), measured on one of the producer's own keys."""
+        table = dag.spec.timetable
+        get_mapper = getattr(table, "get_partition_mapper", None)
+        if get_mapper is None:
+            return cadence
+        mapper = get_mapper(name=key.name, uri=key.uri)
+        if not getattr(mapper, "is_rollup", False):
+            return cadence
+        from explorer.engine.partition_waits import _Owed
+
+        owed = _Owed(self.sim, self.until)
+        for producer in self.producers(key):
+            for sample in list(owed.schedule(producer))[:1]:
+                try:
+                    members = mapper.to_upstream(mapper.downstream_keys(sample)[0])
+                except (EngineError, IndexError):
+                    return cadence
+                return cadence * max(1, len(members))
+        return cadence
+
     def _ticks(self, dag: DagState) -> list[datetime]:
         """The producer's run_after sequence from the clock start to the horizon."""
         restriction = TimeRestriction(
@@ -131,9 +153,12 @@ class _Cadences:
             pass
         return out
 
-    def of_condition(self, cond: Condition) -> timedelta | None:
+    def of_condition(self, cond: Condition, dag: DagState | None = None) -> timedelta | None:
         if isinstance(cond, AssetNode):
-            return self.of_asset(cond.key)
+            cadence = self.of_asset(cond.key)
+            if cadence is None or dag is None:
+                return cadence
+            return self._rollup(dag, cond.key, cadence)
         if isinstance(cond, RefNode):
             key = self.sim.state.assets.resolve_ref(cond)
             return None if key is None else self.of_asset(key)
@@ -141,7 +166,7 @@ class _Cadences:
             keys = self.sim.state.assets.resolve_alias(cond.name)
             values = [v for v in (self.of_asset(k) for k in keys) if v is not None]
             return min(values) if values else None
-        children = [self.of_condition(c) for c in cond.children]
+        children = [self.of_condition(c, dag) for c in cond.children]
         if isinstance(cond, AllOf):
             return (
                 None
@@ -154,7 +179,7 @@ class _Cadences:
 
 def expected_cadence(sim: Simulation, dag_id: str, until: datetime) -> timedelta | None:
     cond = sim.dags[dag_id].spec.timetable.asset_condition
-    return None if cond is None else _Cadences(sim, until).of_condition(cond)
+    return None if cond is None else _Cadences(sim, until).of_condition(cond, sim.dags[dag_id])
 
 
 def compute_alerts(
@@ -249,7 +274,7 @@ def _silence(
     until: datetime,
     factor: float,
 ) -> list[Alert]:
-    cadence = cadences.of_condition(cond)
+    cadence = cadences.of_condition(cond, dag)
     if cadence is None or dag.deployed_at is None:
         return []
     limit = cadence * factor
@@ -313,7 +338,7 @@ def _never_produced(
 def _slower(dag: DagState, cond: Condition, cadences: _Cadences) -> list[Alert]:
     if not isinstance(cond, AllOf) or dag.deployed_at is None:
         return []
-    values = [(c, cadences.of_condition(c)) for c in cond.children]
+    values = [(c, cadences.of_condition(c, dag)) for c in cond.children]
     known = [(c, v) for c, v in values if v is not None]
     if len(known) < 2:
         return []

@@ -99,7 +99,12 @@ class _Owed:
             if due is None:
                 continue
             never = None
-            if dag.is_paused:
+            if due <= self.sim.now and not dag.spec.catchup:
+                never = (
+                    "skipped: its tick passed while the producer was paused or not yet "
+                    "deployed, and catchup=False never goes back (SCH-6, SCH-7)"
+                )
+            elif dag.is_paused:
                 never = "the producer is paused"
             elif due > self.until:
                 never = "due after the end of the simulated horizon"

@@ -139,6 +139,24 @@ def _dags(sim: Simulation) -> dict[str, Any]:
     return out
 
 
+def _audit(entry: dict[str, Any]) -> dict[str, Any]:
+    """An audit-log entry about partitioned consumers (PT-2, PT-3)."""
+    row: dict[str, Any] = {
+        "at": iso(entry["at"]),
+        "event": entry["event"],
+        "dag_ids": entry["dag_ids"],
+        "source": source_dict(entry["source"]),
+        "asset_event": entry["event_id"],
+    }
+    if "asset" in entry:
+        row["asset"] = asset_ref(entry["asset"])
+        row["partition_key"] = entry["partition_key"]
+    for extra in ("produced_keys", "detail"):
+        if extra in entry:
+            row[extra] = entry[extra]
+    return row
+
+
 def _partition_pending(sim: Simulation, until: datetime) -> dict[str, Any]:
     from explorer.engine.partition_waits import partition_waits
 
@@ -161,5 +179,16 @@ def build_record(
         "pending": {**pending_section(sim), **_partition_pending(sim, until)},
         "alerts": [a.to_dict() for a in compute_alerts(sim, until, silence_factor)],
         "dags": _dags(sim),
+        "audit_log": [_audit(entry) for entry in sim.state.audit_log],
+        "asset_state": [
+            {
+                "asset": asset_ref(asset),
+                "key": key,
+                "value": value,
+                "updated_at": iso(at),
+                "updated_by": by,
+            }
+            for asset, key, value, at, by in sim.state.watchers.history
+        ],
         "warnings": [*(extra_warnings or []), *sim.warnings],
     }

@@ -135,7 +135,7 @@ class TestHourlyToDailyRollup:
         )
         assert all(len(m["received_keys"]) == 1 for m in pending.values())
 
-    def test_only_the_consumer_that_never_runs_is_flagged_at_the_raised_silence_factor(
+    def test_only_the_consumer_that_never_runs_is_flagged_as_silent(
         self,
     ) -> None:
         alerts = record(self.NAME)["alerts"]
@@ -338,11 +338,6 @@ def _watcher_scenario(script: list[dict[str, Any]], first_file: str) -> Simulati
     return sim
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: watchers.poll_due schedules the next poll from the last poll, not from now, "
-    "so after the only consumer is unpaused the missed polls replay with past timestamps",
-)
 def test_a_watcher_stopped_by_a_pause_resumes_after_the_unpause() -> None:
     """WA-2: no watcher while no unpaused DAG schedules on the asset; the watermark keeps
     the file that landed meanwhile for the first poll after the unpause."""
@@ -355,11 +350,6 @@ def test_a_watcher_stopped_by_a_pause_resumes_after_the_unpause() -> None:
     assert paused.timestamp >= at("2026-05-04T11:02Z")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: a watcher polls at clock.start, the instant of the first parse, so its "
-    "event sits on the consumer's AS-5 floor and the run it triggers consumes nothing",
-)
 def test_a_file_present_at_deployment_is_consumed_by_the_run_it_triggers() -> None:
     """WA-2: the trigger is registered by the parse; its first event comes after it, so the
     first consumer run consumes it (AS-5)."""
@@ -368,21 +358,11 @@ def test_a_file_present_at_deployment_is_consumed_by_the_run_it_triggers() -> No
     assert first.consumed_asset_events
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: partition_waits explains a key skipped while the producer was paused "
-    "(catchup=False) as still due, with a due time before the horizon",
-)
 def test_keys_skipped_while_the_producer_was_paused_are_never_coming() -> None:
     missing = pending_of("ny_rollup_dst.json", "daily_orders_ny")["2024-03-11"]["missing"]
     assert all(m["never"] for m in missing)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the consumer_silent cadence of a rollup consumer is its producer's "
-    "(hourly), not its window's (a day)",
-)
 def test_a_daily_rollup_is_not_silent_between_its_daily_runs() -> None:
     name = "hourly_to_daily_rollup.json"
     inputs = build_engine_inputs(load_scenario(EXAMPLES / name))

@@ -54,6 +54,8 @@ class PartitionRequest:
     fingerprint: list[dict[str, Any]]
     run: DagRun | None = None
     logs: list[KeyLog] = field(default_factory=list)
+    #: Readiness depends only on the logs: re-evaluated only after a new one (PT-4).
+    evaluated: bool = False
 
 
 def _timetable(dag: DagState) -> PartitionedAssetTimetable:
@@ -106,6 +108,7 @@ def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -
     for key in plan.queued:
         request = _get_or_create(sim, dag, key, carried)
         request.logs.append(KeyLog(event.asset, event.partition_key, event.id))
+        request.evaluated = False
     sim.state.dirty = True
 
 
@@ -190,15 +193,18 @@ def request_ready(sim: Simulation, request: PartitionRequest) -> bool:
 def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
     """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
     st = sim.state
-    pending = [r for r in st.partition_requests if r.run is None and st.dags[r.dag_id].deployed][
-        :MAX_PER_LOOP
-    ]
+    pending = [
+        r
+        for r in st.partition_requests
+        if r.run is None and not r.evaluated and st.dags[r.dag_id].deployed
+    ][:MAX_PER_LOOP]
     fired: list[PartitionRequest] = []
     for request in pending:
         dag = st.dags[request.dag_id]
         if request.fingerprint != _timetable(dag).fingerprint():
             st.partition_requests.remove(request)  # mapper or window edited (PT-4)
             continue
+        request.evaluated = True  # not ready stays not ready until a new log arrives
         if request_ready(sim, request):
             fired.append(request)
     # Several runs of one DAG in a loop are numbered in partition_key order (README 7.6).

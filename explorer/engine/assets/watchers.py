@@ -99,21 +99,37 @@ def _poll_at(sim: Simulation, spec: WatcherSpec, after: datetime) -> datetime:
     return sim.start + k * step
 
 
+def _activated_at(sim: Simulation, spec: WatcherSpec) -> datetime | None:
+    """When the trigger was registered: the first parse of a DAG scheduled on the asset."""
+    times = [
+        dag.deployed_at
+        for dag in sim.state.dags.values()
+        if dag.deployed_at is not None and spec.asset in dag.direct_assets
+    ]
+    return min(times) if times else None
+
+
 def poll_due(sim: Simulation) -> datetime | None:
-    """When the next poll that finds something happens (empty polls change nothing)."""
+    """When the next poll that finds something happens (empty polls change nothing).
+
+    A watcher polls only while it runs (WA-2) and only after the parse that
+    registered it; polls missed while it was stopped are not replayed: the
+    first poll after it resumes sees everything that landed since the watermark.
+    """
+    now = sim.state.now
     best: datetime | None = None
     for spec in sim.watchers:
         if not _watched(sim, spec):
             continue  # not running: it resumes when a consumer is unpaused (WA-2)
+        activated = _activated_at(sim, spec)
         mark = _watermark(sim, spec)
         pending = [c.at for c in spec.changes if mark is None or c.at > mark]
-        if not pending:
+        if not pending or activated is None:
             continue
+        at = _poll_at(sim, spec, max(min(pending), now))
         last = sim.state.watchers.last_poll.get(spec.name)
-        first = max(min(pending), sim.state.now if last is None else last)
-        at = _poll_at(sim, spec, first)
-        if last is not None and at <= last:
-            at = last + spec.poll_interval
+        while at <= activated or (last is not None and at <= last):
+            at += spec.poll_interval
         best = at if best is None or at < best else best
     return best
 
@@ -126,7 +142,8 @@ def run_watchers(sim: Simulation, now: datetime) -> None:
     for spec in sim.watchers:
         if _poll_at(sim, spec, now) != now or state.last_poll.get(spec.name) == now:
             continue
-        if not _watched(sim, spec):
+        activated = _activated_at(sim, spec)
+        if not _watched(sim, spec) or activated is None or now <= activated:
             continue
         state.last_poll[spec.name] = now
         mark = _watermark(sim, spec)

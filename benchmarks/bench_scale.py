@@ -80,6 +80,7 @@ if __package__ in (None, ""):
 from benchmarks._airflow_side import Case, Result, decode_args, fmt
 from benchmarks.bench_timetables import Mismatch, airflow_chains, compare, our_chain, run_row
 from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.perf import bulk_allocation
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import Timetable, timetable_from_schedule, timetable_from_spec
 from explorer.engine.types import DagRunInfo
@@ -183,7 +184,7 @@ def simulate(
     )
     extra: dict[str, Any] = {}
     if "checkpoint_every" in inspect.signature(Simulation).parameters:
-        extra["checkpoint_every"] = checkpoint_every or sys.maxsize
+        extra["checkpoint_every"] = checkpoint_every
     profiler = cProfile.Profile() if profile else None
     begin = time.perf_counter()
     if profiler is not None:
@@ -191,7 +192,8 @@ def simulate(
     sim = Simulation(
         [d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000, **extra
     )
-    sim.advance_to(CLOCK_START + timedelta(days=days))
+    with bulk_allocation():  # as `explorer simulate` runs it
+        sim.advance_to(CLOCK_START + timedelta(days=days))
     if profiler is not None:
         profiler.disable()
     wall = time.perf_counter() - begin

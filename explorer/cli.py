@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from explorer import __version__
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
+from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, build_record, iso
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
@@ -72,7 +73,8 @@ def _simulate(
             f"--until {iso(end)} is before the scenario's clock.start {iso(inputs.start)}", 2
         )
     sim = make_simulation(inputs, run_limit=max_runs)
-    sim.advance_to(end)
+    with bulk_allocation():
+        sim.advance_to(end)
     sim.finish()
     return sim, end
 

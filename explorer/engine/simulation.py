@@ -477,8 +477,13 @@ class Simulation:
         restriction = dag.spec.restriction
         if reference is None and restriction.earliest is None:
             return None
-        until = None if restriction.catchup else table.next_changes_after(now)
-        return (reference, now, until)
+        if restriction.catchup:
+            return (reference, now, None)
+        # catchup=False: the latest-tick candidate only overtakes the answer once the clock
+        # passes the tick after it (TT-4, TT-5), so the answer holds until then.
+        answer = dag.next_run
+        horizon = now if answer is None else max(now, answer.run_after)
+        return (reference, now, table.next_changes_after(horizon))
 
     def _exceeds(self, dag: DagState) -> bool:
         return dag.active_runs(include_backfill=False) >= dag.spec.max_active_runs

@@ -1,0 +1,1 @@
+"""The canvas: scene (model -> items), items, view (zoom, pan), interactions, minimap."""

@@ -1,0 +1,342 @@
+"""The canvas scene: draws the document's scenario and turns gestures into commands.
+
+Only the scene binds the model to items (orange-canvas-core's rule): it
+observes :attr:`ScenarioDocument.changed` and brings its items in line with
+the new scenario (:func:`explorer.ui.nodes.canvas_model`), keeping the items
+whose nodes survive, so a selection or a hover is not lost on every edit.
+Mouse modes are :mod:`~explorer.ui.canvas.interactions` objects; what they
+decide becomes one command (:mod:`explorer.ui.commands`) pushed on the
+document's undo stack. The scene never writes the model itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPalette, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
+
+from explorer.scenario import Scenario
+from explorer.ui import edits
+from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink, RubberBand
+from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
+from explorer.ui.commands import edit
+from explorer.ui.document import ScenarioDocument
+from explorer.ui.nodes import CanvasModel, EdgeView, canvas_model, place
+from explorer.ui.theme import CanvasColors, canvas_colors
+
+__all__ = ["ScenarioScene"]
+
+_SCENE_MARGIN = 1500.0
+
+
+class ScenarioScene(QGraphicsScene):
+    """Items for every node and edge of the document's scenario."""
+
+    #: A refusal or a note for the user (an invalid connection and how to make a valid one).
+    hint = Signal(str)
+    #: The selection as node ids and edges changed (after a sync too).
+    selectionChangedIds = Signal()
+    #: Items were brought in line with a new scenario.
+    synced = Signal()
+
+    def __init__(self, document: ScenarioDocument, palette: QPalette) -> None:
+        super().__init__()
+        self.document = document
+        self.colors: CanvasColors = canvas_colors(palette)
+        self.nodes: dict[str, NodeItem] = {}
+        self.edges: dict[tuple[str, str, str, str | None], EdgeItem] = {}
+        self.model = CanvasModel()
+        self._interaction: Interaction | None = None
+        self._syncing = False
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.selectionChanged.connect(self._on_selection_changed)
+        document.changed.connect(self.sync)
+        self.sync(document.scenario)
+
+    # ----------------------------------------------------------------- sync
+    def sync(self, scenario: Scenario) -> None:
+        """Bring the items in line with ``scenario`` (the only way items change)."""
+        if self._interaction is not None:
+            self._interaction.cancel()
+        model = canvas_model(scenario)
+        positions = place(model, scenario.layout)
+        selected = set(self.selected_ids())
+        self._syncing = True
+        try:
+            self._sync_nodes(model, positions)
+            self._sync_edges(model)
+            for node_id in selected & set(self.nodes):
+                self.nodes[node_id].setSelected(True)
+        finally:
+            self._syncing = False
+        self.model = model
+        self._fit_scene_rect()
+        self.synced.emit()
+        self.selectionChangedIds.emit()
+
+    def _sync_nodes(self, model: CanvasModel, positions: dict[str, tuple[float, float]]) -> None:
+        for node_id in [n for n in self.nodes if n not in model.nodes]:
+            self._remove_node(node_id)
+        for node_id, view in model.nodes.items():
+            item = self.nodes.get(node_id)
+            if item is not None and _family(item.view.kind) != _family(view.kind):
+                self._remove_node(node_id)
+                item = None
+            if item is None:
+                item = make_node_item(view, self.colors)
+                self.addItem(item)
+                self.nodes[node_id] = item
+            else:
+                item.set_view(view)
+            x, y = positions.get(node_id, (0.0, 0.0))
+            if item.pos() != QPointF(x, y):
+                item.setPos(x, y)
+
+    def _sync_edges(self, model: CanvasModel) -> None:
+        wanted = {
+            e.key: e for e in model.edges if e.source in self.nodes and e.target in self.nodes
+        }
+        for key, item in list(self.edges.items()):
+            view = wanted.get(key)
+            stale = (
+                view is None
+                or item.source is not self.nodes[view.source]
+                or item.target is not self.nodes[view.target]
+            )
+            if stale:
+                item.detach()
+                self.removeItem(item)
+                del self.edges[key]
+            elif view is not None and view != item.view:
+                item.view = view
+                item.adjust()
+        for key, view in wanted.items():
+            if key not in self.edges:
+                edge = EdgeItem(view, self.nodes[view.source], self.nodes[view.target], self.colors)
+                self.addItem(edge)
+                self.edges[key] = edge
+            else:
+                self.edges[key].adjust()
+
+    def _remove_node(self, node_id: str) -> None:
+        item = self.nodes.pop(node_id)
+        for edge in list(item.edges):
+            edge.detach()
+            self.edges.pop(edge.view.key, None)
+            if edge.scene() is self:
+                self.removeItem(edge)
+        self.removeItem(item)
+
+    def _fit_scene_rect(self) -> None:
+        bounds = self.itemsBoundingRect()
+        if bounds.isNull():
+            bounds = QRectF(-400, -300, 800, 600)
+        m = _SCENE_MARGIN
+        self.setSceneRect(bounds.adjusted(-m, -m, m, m))
+
+    def set_palette(self, palette: QPalette) -> None:
+        self.colors = canvas_colors(palette)
+        for item in self.nodes.values():
+            item.set_colors(self.colors)
+        for edge in self.edges.values():
+            edge.set_colors(self.colors)
+        self.update()
+
+    # ----------------------------------------------------------------- queries
+    def node_item(self, node_id: str) -> NodeItem | None:
+        return self.nodes.get(node_id)
+
+    def node_at(self, pos: QPointF, exclude: QGraphicsItem | None = None) -> NodeItem | None:
+        for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape):
+            if isinstance(item, NodeItem) and item is not exclude:
+                return item
+        return None
+
+    def edge_at(self, pos: QPointF) -> EdgeItem | None:
+        for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape):
+            if isinstance(item, EdgeItem):
+                return item
+        return None
+
+    def port_at(self, pos: QPointF) -> Port | None:
+        area = QRectF(pos.x() - 14, pos.y() - 14, 28, 28)
+        for item in self.items(area):
+            if isinstance(item, NodeItem):
+                port = item.port_at(pos)
+                if port is not None:
+                    return port
+        return None
+
+    def selected_ids(self) -> list[str]:
+        return [i.node_id for i in self.selectedItems() if isinstance(i, NodeItem)]
+
+    def selected_edges(self) -> list[EdgeView]:
+        return [i.view for i in self.selectedItems() if isinstance(i, EdgeItem)]
+
+    def selected_positions(self) -> dict[str, QPointF]:
+        return {i.node_id: i.pos() for i in self.selectedItems() if isinstance(i, NodeItem)}
+
+    def select_nodes(self, node_ids: Iterable[str], *, clear: bool = True) -> None:
+        wanted = set(node_ids)
+        self.blockSignals(True)
+        try:
+            if clear:
+                self.clearSelection()
+            for node_id in wanted:
+                item = self.nodes.get(node_id)
+                if item is not None:
+                    item.setSelected(True)
+        finally:
+            self.blockSignals(False)
+        self.selectionChangedIds.emit()
+
+    def select_in(self, area: QRectF, keep: set[QGraphicsItem]) -> None:
+        """Rubber band: select the nodes touching ``area`` (plus ``keep``)."""
+        inside = {
+            i
+            for i in self.items(area, Qt.ItemSelectionMode.IntersectsItemShape)
+            if isinstance(i, NodeItem | EdgeItem)
+        }
+        self.blockSignals(True)
+        try:
+            for item in [*self.nodes.values(), *self.edges.values()]:
+                item.setSelected(item in inside or item in keep)
+        finally:
+            self.blockSignals(False)
+        self.selectionChangedIds.emit()
+
+    def _on_selection_changed(self) -> None:
+        if not self._syncing:
+            self.selectionChangedIds.emit()
+
+    # ----------------------------------------------------------------- commands
+    def _push(
+        self, make: Callable[[], Scenario], text: str, merge_key: Hashable | None = None
+    ) -> bool:
+        """Run a pure edit and push its result; an EditError becomes a hint."""
+        try:
+            after = make()
+        except edits.EditError as exc:
+            self.hint.emit(str(exc))
+            return False
+        return edit(self.document, after, text, merge_key=merge_key)
+
+    def connect_nodes(self, source: str, target: str, *, task_id: str | None = None) -> bool:
+        s = self.document.scenario
+        src, dst = self._title(source), self._title(target)
+        what = f"{task_id} → {dst}" if task_id else f"{src} → {dst}"
+        return self._push(
+            lambda: edits.connect(s, source, target, task_id=task_id), f"Connect {what}"
+        )
+
+    def connect_to_new(self, port: Port, pos: QPointF) -> bool:
+        """A link dropped on empty canvas: a new asset (from an outlet) or DAG (from an asset)."""
+        s = self.document.scenario
+        kind = edits.parse_node(port.node_id).kind
+        xy = (pos.x(), pos.y())
+        if port.side == "out" and kind == "dag":
+
+            def make() -> Scenario:
+                with_asset, node = edits.add_asset(s, xy)
+                return edits.connect(with_asset, port.node_id, node, task_id=port.task_id)
+
+            return self._push(make, "New asset from outlet")
+        if port.side == "out" and kind in ("asset", "alias", "ref"):
+
+            def make_consumer() -> Scenario:
+                with_dag, node = edits.add_dag(s, xy)
+                return edits.connect(with_dag, port.node_id, node)
+
+            return self._push(make_consumer, "New consumer DAG")
+        self.hint.emit(
+            "drop the link on a node: an asset into a DAG or a gate, a task's outlet into an asset"
+        )
+        return False
+
+    def commit_moves(self, moved: dict[str, QPointF]) -> bool:
+        positions = {node: (p.x(), p.y()) for node, p in moved.items()}
+        s = self.document.scenario
+        text = (
+            f"Move {self._title(next(iter(moved)))}"
+            if len(moved) == 1
+            else f"Move {len(moved)} nodes"
+        )
+        return self._push(lambda: edits.move_nodes(s, positions), text)
+
+    def nudge(self, dx: float, dy: float) -> bool:
+        """Arrow keys: move the selection; repeated presses merge into one command."""
+        selected = self.selected_positions()
+        if not selected:
+            return False
+        positions = {n: (p.x() + dx, p.y() + dy) for n, p in selected.items()}
+        s = self.document.scenario
+        key = ("nudge", frozenset(selected))
+        return self._push(lambda: edits.move_nodes(s, positions), "Nudge", merge_key=key)
+
+    def delete_selection(self) -> bool:
+        nodes, edges = self.selected_ids(), self.selected_edges()
+        if not nodes and not edges:
+            return False
+        s = self.document.scenario
+        count = len(nodes) + len(edges)
+        if count == 1:
+            text = f"Delete {self._title(nodes[0])}" if nodes else "Delete connection"
+        else:
+            text = f"Delete {count} items"
+        return self._push(lambda: edits.remove(s, nodes, [e.ref() for e in edges]), text)
+
+    def _title(self, node_id: str) -> str:
+        item = self.nodes.get(node_id)
+        return item.view.title if item is not None else edits.parse_node(node_id).name
+
+    # ----------------------------------------------------------------- interactions
+    def set_interaction(self, interaction: Interaction | None) -> None:
+        self._interaction = interaction
+
+    @property
+    def interaction(self) -> Interaction | None:
+        return self._interaction
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.mouse_press(event):
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            pos = event.scenePos()
+            port = self.port_at(pos)
+            if port is not None:
+                self.set_interaction(NewLink(self, port, pos))
+                event.accept()
+                return
+            if self.itemAt(pos, QTransform()) is None:
+                self.set_interaction(RubberBand(self, event))
+                event.accept()
+                return
+        super().mousePressEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and self.selected_ids():
+            self.set_interaction(MoveSelection(self))
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.mouse_move(event):
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.mouse_release(event):
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def cancel_interaction(self) -> bool:
+        if self._interaction is None:
+            return False
+        self._interaction.cancel()
+        return True
+
+
+def _family(kind: str) -> str:
+    """Kinds drawn by the same item class share an item across edits."""
+    return {"alias": "asset", "ref": "asset"}.get(kind, kind)

@@ -1,0 +1,128 @@
+"""Scenario files for the app: read, write (never over a newer format), and the examples.
+
+No Qt. Reading is the scenario layer's (``load_scenario``: every problem a
+:class:`ScenarioError` with a JSON path, never a traceback); writing is its
+atomic ``save_scenario``. The app adds one rule: it never overwrites a file
+written by a newer format version, whose contents it cannot know it keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from explorer.scenario import FORMAT_VERSION, Scenario, load_scenario, save_scenario
+
+__all__ = [
+    "Example",
+    "FileRefused",
+    "check_can_write",
+    "examples",
+    "examples_dir",
+    "file_format_version",
+    "read",
+    "write",
+]
+
+_FORMAT = re.compile(r"schedule-explorer/(\d+)\Z")
+
+
+class FileRefused(Exception):
+    """A save the app refuses (the message says why and what to do instead)."""
+
+
+def read(path: Path) -> Scenario:
+    """The scenario in ``path``; a bad file raises :class:`ScenarioError`."""
+    return load_scenario(path)
+
+
+def file_format_version(path: Path) -> int | None:
+    """The ``N`` of the file's ``"format": "schedule-explorer/N"``, or None if unknown."""
+    try:
+        with open(path, encoding="utf-8-sig") as stream:
+            document = json.load(stream)
+    except (OSError, ValueError):
+        return None
+    value = document.get("format") if isinstance(document, dict) else None
+    match = _FORMAT.match(value) if isinstance(value, str) else None
+    return int(match.group(1)) if match else None
+
+
+def check_can_write(path: Path) -> None:
+    """Refuse to overwrite a scenario file of a newer format version."""
+    if not path.exists():
+        return
+    version = file_format_version(path)
+    if version is not None and version > FORMAT_VERSION:
+        raise FileRefused(
+            f"{path.name} was written by a newer version of Schedule Explorer "
+            f"(format schedule-explorer/{version}; this version writes "
+            f"schedule-explorer/{FORMAT_VERSION}). Overwriting it could lose what it holds: "
+            "save under another name instead."
+        )
+
+
+def write(scenario: Scenario, path: Path) -> None:
+    """Save atomically (``save_scenario``), after :func:`check_can_write`."""
+    check_can_write(path)
+    save_scenario(scenario, path)
+
+
+# ----------------------------------------------------------------------------- examples
+
+
+@dataclass(frozen=True)
+class Example:
+    path: Path
+    name: str
+    description: str
+    dags: int
+    assets: int
+
+
+def examples_dir() -> Path | None:
+    """``resources/scenarios``: next to the package in a checkout, inside a bundle, or
+    ``$EXPLORER_EXAMPLES``."""
+    candidates = []
+    if os.environ.get("EXPLORER_EXAMPLES"):
+        candidates.append(Path(os.environ["EXPLORER_EXAMPLES"]))
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        candidates.append(Path(bundle) / "resources" / "scenarios")
+    candidates.append(Path(__file__).resolve().parents[2] / "resources" / "scenarios")
+    return next((c for c in candidates if c.is_dir()), None)
+
+
+def examples() -> list[Example]:
+    """The bundled example scenarios, by name.
+
+    Only the name, description and counts are read (plain JSON, no checks):
+    the gallery must not delay the first window; opening one loads it fully.
+    """
+    folder = examples_dir()
+    if folder is None:
+        return []
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            document = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(document, dict) or not isinstance(document.get("name"), str):
+            continue
+        dags = document.get("dags")
+        assets = document.get("assets")
+        found.append(
+            Example(
+                path,
+                document["name"],
+                str(document.get("description") or ""),
+                len(dags) if isinstance(dags, list) else 0,
+                len(assets) if isinstance(assets, list) else 0,
+            )
+        )
+    return sorted(found, key=lambda e: e.name.lower())

@@ -1,0 +1,142 @@
+"""Live per-DAG state at the clock, for the canvas's node badges. No Qt.
+
+The canvas (issue 5) shows on each DAG node what the scheduler is doing *now*:
+running / failed / queued / paused, "2 of 3 assets updated" on asset
+consumers (from :func:`explorer.engine.pending.condition_status`, the same
+tree ``explain`` reads), and "5 of 24 window members" on partitioned
+consumers (from :func:`explorer.engine.partition_waits.partition_waits`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from explorer.engine.assets.condition import (
+    AliasNode,
+    AssetNode,
+    Condition,
+    RefNode,
+    evaluate,
+    walk,
+)
+
+if TYPE_CHECKING:
+    from explorer.engine.dagstate import DagState
+    from explorer.engine.simulation import Simulation
+
+__all__ = ["DagBadge", "compute_badges"]
+
+
+@dataclass(frozen=True, slots=True)
+class DagBadge:
+    """What a DAG node shows at the clock.
+
+    ``status`` is one word for the node's colour: ``not deployed``, ``paused``,
+    ``running``, ``queued``, ``failed`` (its latest finished run failed),
+    ``success`` or ``idle``.
+    """
+
+    dag_id: str
+    status: str
+    running: int = 0
+    queued: int = 0
+    last_state: str | None = None
+    #: "2 of 3 assets updated" (asset-scheduled consumers), else None.
+    assets: str | None = None
+    assets_ready: bool | None = None
+    #: "5 of 24 window members arrived" (partitioned consumers with a pending key), else None.
+    members: str | None = None
+
+    @property
+    def text(self) -> str:
+        """One line for a tooltip or a small label under the node."""
+        parts = [self.status]
+        if self.running:
+            parts.append(f"{self.running} running")
+        if self.queued:
+            parts.append(f"{self.queued} queued")
+        if self.assets:
+            parts.append(self.assets)
+        if self.members:
+            parts.append(self.members)
+        return " · ".join(parts)
+
+
+def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
+    """One badge per DAG, in scenario order."""
+    waits = _waits(sim)
+    out: dict[str, DagBadge] = {}
+    for dag_id, dag in sim.dags.items():
+        running = sum(1 for r in dag.active if r.state == "running")
+        queued = sum(1 for r in dag.active if r.state == "queued")
+        finished = next((r for r in reversed(dag.runs) if not r.active), None)
+        last = None if finished is None else finished.state
+        if not dag.deployed:
+            status = "not deployed"
+        elif dag.is_paused:
+            status = "paused"
+        elif running:
+            status = "running"
+        elif queued:
+            status = "queued"
+        elif last == "failed":
+            status = "failed"
+        else:
+            status = last or "idle"
+        assets = ready = None
+        cond = dag.spec.timetable.asset_condition
+        if cond is not None and dag.deployed and not dag.spec.timetable.partitioned:
+            done, total = _leaves_updated(sim, dag, cond)
+            noun = "asset" if total == 1 else "assets"
+            assets = f"{done} of {total} {noun} updated"
+            store = sim.state.assets
+            ready = evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
+        out[dag_id] = DagBadge(
+            dag_id, status, running, queued, last, assets, ready, waits.get(dag_id)
+        )
+    return out
+
+
+def _leaves_updated(sim: Simulation, dag: DagState, cond: Condition) -> tuple[int, int]:
+    """(updated, all) leaves of the condition, counted as ``condition_status`` marks them.
+
+    The same reading as :func:`explorer.engine.pending.condition_status` (a leaf is
+    updated when the DAG has a queue row for its asset; an alias when any asset
+    emitted through it has one), without building the tree: badges are computed
+    for every DAG after every step.
+    """
+    store = sim.state.assets
+    done = total = 0
+    for node in walk(cond):
+        if isinstance(node, AssetNode):
+            hit = node.key in dag.adrq
+        elif isinstance(node, RefNode):
+            key = store.resolve_ref(node)
+            hit = key is not None and key in dag.adrq
+        elif isinstance(node, AliasNode):
+            hit = any(key in dag.adrq for key in store.resolve_alias(node.name))
+        else:
+            continue
+        total += 1
+        done += int(hit)
+    return done, total
+
+
+def _waits(sim: Simulation) -> dict[str, str]:
+    if not any(r.run is None for r in sim.state.partition_requests):
+        return {}
+    from explorer.engine.partition_waits import partition_waits
+
+    out: dict[str, str] = {}
+    for dag_id, requests in partition_waits(sim, sim.now).items():
+        arrived = expected = 0
+        for request in requests:
+            for member in request["members"]:
+                arrived += len(member.get("received_keys", []))
+                expected += len(member.get("received_keys", [])) + len(member.get("missing", []))
+        keys = len(requests)
+        out[dag_id] = f"{arrived} of {expected} window members arrived" + (
+            f" ({keys} keys pending)" if keys > 1 else ""
+        )
+    return out

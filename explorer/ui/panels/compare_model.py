@@ -1,0 +1,169 @@
+"""Two schedules side by side: their next runs, paired, with what differs. No Qt.
+
+The lesson this makes visible: ``CronTriggerTimetable`` and
+``CronDataIntervalTimetable`` of the same cron run at the *same* instants
+(``run_after``) but label them differently — the trigger run's
+``logical_date`` is its own run time and its interval is empty, the
+data-interval run's ``logical_date`` is the start of the period that just
+ended (a day earlier; 23 hours earlier across a spring-forward night).
+
+Runs are paired by ``run_after`` (nearest, within half the shorter cadence);
+a run with no partner is listed alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from explorer.engine.dag import DagSpec
+from explorer.engine.errors import EngineError
+from explorer.engine.timetables.base import Timetable
+from explorer.engine.timetables.interval import CronDataIntervalTimetable
+from explorer.engine.timetables.trigger import CronTriggerTimetable
+from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
+from explorer.ui.timeline.timebase import fmt_span
+
+__all__ = ["Pair", "Side", "compare", "differences", "next_infos", "side_of", "variants_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One schedule to compare: a DAG's own timetable, or a variant of it."""
+
+    label: str
+    timetable: Timetable
+    restriction: TimeRestriction
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    a: DagRunInfo | None
+    b: DagRunInfo | None
+    differences: tuple[str, ...]
+
+    @property
+    def run_after(self) -> datetime:
+        info = self.a or self.b
+        assert info is not None
+        return info.run_after
+
+
+def side_of(spec: DagSpec, *, label: str | None = None) -> Side:
+    return Side(
+        label or spec.dag_id,
+        spec.timetable,
+        TimeRestriction(spec.start_date, spec.end_date, True),
+        spec.timezone,
+    )
+
+
+def variants_of(spec: DagSpec) -> list[Side]:
+    """The same cron read by the other cron timetable (trigger ↔ data interval)."""
+    table = spec.timetable
+    restriction = TimeRestriction(spec.start_date, spec.end_date, True)
+    expression = getattr(table, "expression", None)
+    zone = getattr(table, "timezone_name", spec.timezone)
+    if expression is None or table.partitioned:
+        return []
+    out: list[Side] = []
+    if not isinstance(table, CronTriggerTimetable) or type(table) is not CronTriggerTimetable:
+        out.append(
+            Side(
+                f"{spec.dag_id} as CronTriggerTimetable({expression})",
+                CronTriggerTimetable(expression, timezone=zone),
+                restriction,
+                zone,
+            )
+        )
+    if not isinstance(table, CronDataIntervalTimetable):
+        out.append(
+            Side(
+                f"{spec.dag_id} as CronDataIntervalTimetable({expression})",
+                CronDataIntervalTimetable(expression, zone),
+                restriction,
+                zone,
+            )
+        )
+    return out
+
+
+def next_infos(side: Side, start: datetime, count: int) -> list[DagRunInfo]:
+    """The first ``count`` runs with ``run_after >= start`` (the schedule from ``start`` on)."""
+    earliest = side.restriction.earliest
+    restriction = TimeRestriction(
+        start if earliest is None else max(earliest, start - timedelta(days=400)),
+        side.restriction.latest,
+        True,
+    )
+    out: list[DagRunInfo] = []
+    last: ReferenceRun | None = None
+    try:
+        for _ in range(count * 50 + 500):
+            info = side.timetable.next_dagrun_info(last=last, restriction=restriction, now=start)
+            if info is None:
+                break
+            last = ReferenceRun.of(info)
+            if info.run_after >= start:
+                out.append(info)
+                if len(out) >= count:
+                    break
+    except EngineError:
+        pass
+    return out
+
+
+def _length(info: DagRunInfo) -> timedelta | None:
+    interval = info.data_interval
+    return None if interval is None else interval.end - interval.start
+
+
+def _shift(delta: timedelta) -> str:
+    later = delta > timedelta(0)
+    return f"{fmt_span(abs(delta))} {'later' if later else 'earlier'}"
+
+
+def differences(a: DagRunInfo, b: DagRunInfo) -> tuple[str, ...]:
+    """What differs between two paired runs, in words (``B`` relative to ``A``)."""
+    out = []
+    if a.run_after != b.run_after:
+        out.append(f"run_after: B {_shift(b.run_after - a.run_after)}")
+    if a.logical_date != b.logical_date:
+        if a.logical_date is None or b.logical_date is None:
+            out.append("logical_date null on one side")
+        else:
+            out.append(f"logical_date: B {_shift(b.logical_date - a.logical_date)}")
+    la, lb = _length(a), _length(b)
+    if la != lb:
+        out.append(
+            "interval "
+            + (fmt_span(la) if la is not None else "none")
+            + " vs "
+            + (fmt_span(lb) if lb is not None else "none")
+        )
+    return tuple(out)
+
+
+def compare(a: Side, b: Side, start: datetime, count: int) -> list[Pair]:
+    """Pair the next ``count`` runs of each side by ``run_after``."""
+    runs_a = next_infos(a, start, count)
+    runs_b = next_infos(b, start, count)
+    gaps = [
+        y.run_after - x.run_after for runs in (runs_a, runs_b) for x, y in itertools.pairwise(runs)
+    ]
+    tolerance = min(gaps) / 2 if gaps else timedelta(hours=12)
+    pairs: list[Pair] = []
+    j = 0
+    for info in runs_a:
+        while j < len(runs_b) and runs_b[j].run_after < info.run_after - tolerance:
+            pairs.append(Pair(None, runs_b[j], ("only in B",)))
+            j += 1
+        if j < len(runs_b) and abs(runs_b[j].run_after - info.run_after) <= tolerance:
+            pairs.append(Pair(info, runs_b[j], differences(info, runs_b[j])))
+            j += 1
+        else:
+            pairs.append(Pair(info, None, ("only in A",)))
+    pairs.extend(Pair(None, rest, ("only in B",)) for rest in runs_b[j:])
+    return pairs

@@ -1,0 +1,488 @@
+"""The Qt-side driver of a running simulation: one clock, many panes.
+
+How to mount the panes (for the main window, issue 5)
+=====================================================
+
+One :class:`SimulationSession` per open scenario. It owns the engine's
+:class:`~explorer.engine.simulation.Simulation`; every pane reads it and
+refreshes on :attr:`SimulationSession.changed`. The simplest mount is the
+ready-wired composite::
+
+    from explorer.ui.session import SimulationSession
+    from explorer.ui.panels.workbench import Workbench
+
+    session = SimulationSession(document.scenario, source=str(path))
+    bench = Workbench(session)            # clock bar + timeline + runs/explain/... tabs
+    window.setCentralWidget(bench)        # or split: bench.clock_bar, bench.timeline, bench.tabs
+
+or pick the pieces (each is a standalone ``QWidget`` with a small API):
+
+* ``explorer.ui.clock.ClockControls(session)`` — step/back/play/run-to/scrub/reset,
+  progress and cancel for long runs. ``install_shortcuts(window)`` binds N, B, Space.
+* ``explorer.ui.timeline.TimelinePane`` — call ``show_simulation(session.sim)`` on
+  ``session.changed``; signals ``run_selected(dag_id, run_id)``,
+  ``dag_selected(dag_id)`` (bind to the canvas), ``context_requested``;
+  ``set_lane_order([...])`` with the canvas's top-to-bottom node order.
+* ``explorer.ui.timeline.RunsTable`` — sortable, filterable; ``link_selection``
+  keeps it and the timeline selecting each other.
+* ``explorer.ui.panels.ExplainPane``, ``NextRunsPane``, ``ComparePane``.
+* ``explorer.ui.panels.injection.InjectionMenus(session)`` — the failure-injection
+  context menu; connect ``timeline.context_requested`` to ``menus.popup``.
+* ``explorer.ui.panels.PresentationMode`` — F5: large type, high contrast, caption
+  line, arrow keys walk the script. It hides the widgets in its public ``hide``
+  list; the main window adds its own docks there (inspector, palette, history,
+  explain) so that only the canvas and the timeline stay.
+* ``explorer.ui.panels.export.export_widget(widget, path)`` — PNG, SVG or PDF of
+  any widget (the canvas too).
+
+Undo, and the document (owned by the main window)
+-------------------------------------------------
+
+An injection from the timeline changes the scenario's script. The session
+applies it at once (so the user sees its effect) and emits
+:attr:`script_action_added` with the *scenario-model* action and
+:attr:`scenario_edited` with the new :class:`~explorer.scenario.model.Scenario`.
+The document pushes an undo command holding the old and new scenarios whose
+undo/redo call :meth:`replace_scenario`; that call is a no-op when the
+scenario is already the session's, so ``QUndoStack.push`` (which runs redo)
+does no harm. Any other edit (canvas, inspector) also ends in
+:meth:`replace_scenario`: the engine is rebuilt and brought back to the same
+clock, so the panes show the edited scenario at the instant the user was at.
+
+Canvas badges: :meth:`badges` / :attr:`badges_changed` give per-DAG
+:class:`~explorer.ui.panels.badges.DagBadge` values (running/failed,
+"2 of 3 assets updated", window members) at the clock. They are computed
+only while something is connected to :attr:`badges_changed`.
+
+Today ``explorer.ui.simulation_panes`` mounts the :class:`Workbench` in the
+main window's timeline dock (its tabs in the explain dock) and turns
+:attr:`scenario_edited` into an undoable ``EditScenario``; still open to bind:
+``badges_changed`` to the canvas nodes, and ``timeline.set_lane_order`` with
+the canvas's top-to-bottom order (lanes default to scenario order).
+
+Threading: the engine is not thread-safe and every pane reads it, so long runs
+stay on the GUI thread in slices (``advance_to(..., progress=...)`` returns
+when a slice's time is up) with the event loop turning between slices.
+
+Run ``python -m explorer.ui.session FILE`` for a window with only these panes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from PySide6 import QtCore
+
+from explorer.engine.alerts import Alert, compute_alerts
+from explorer.engine.errors import EngineError
+from explorer.engine.explain import Explanation, explain
+from explorer.engine.simulation import Change, Simulation
+from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
+from explorer.scenario.build import EngineInputs
+from explorer.scenario.model import Scenario, ScriptAction
+from explorer.scenario.simulate import make_simulation
+from explorer.ui.panels.badges import DagBadge, compute_badges
+from explorer.ui.panels.captions import StepReport
+
+__all__ = ["DEFAULT_HORIZON", "Defer", "SimulationSession", "main"]
+
+#: Where the clock may run to when the scenario has no ``clock.until``.
+DEFAULT_HORIZON = timedelta(days=7)
+
+Defer = Callable[[Callable[[], None]], None]
+
+
+def qt_defer(callback: Callable[[], None]) -> None:
+    """Run ``callback`` once the event loop has handled what is pending (repaints, input)."""
+    QtCore.QTimer.singleShot(0, callback)
+
+
+@dataclasses.dataclass(slots=True)
+class _Job:
+    """A long run to ``target``, done in slices that each return to the event loop."""
+
+    target: datetime
+    origin: datetime
+    cancelled: bool = False
+    last_emit: float = 0.0
+
+
+class SimulationSession(QtCore.QObject):
+    """The scenario, its engine inputs and the live simulation, with a clock users drive.
+
+    Every clock movement advances (or rewinds) the engine itself — there is
+    no precomputed record — so an injected failure changes what follows.
+    Long runs go in slices of ``chunk_ms`` through ``defer`` (a zero-delay
+    timer by default; tests pass their own), so the window stays responsive
+    and the run can be cancelled.
+    """
+
+    changed = QtCore.Signal()
+    clock_changed = QtCore.Signal(object)
+    script_action_added = QtCore.Signal(object)
+    scenario_edited = QtCore.Signal(object)
+    scenario_replaced = QtCore.Signal()
+    badges_changed = QtCore.Signal(dict)
+    busy_changed = QtCore.Signal(bool)
+    progress = QtCore.Signal(float)
+    message = QtCore.Signal(str)
+    stepped = QtCore.Signal(object)
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        source: str = "<scenario>",
+        defer: Defer | None = None,
+        chunk_ms: float = 30.0,
+        publish_badges: bool = True,
+        parent: QtCore.QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.source = source
+        self._defer = defer or qt_defer
+        self.chunk_s = chunk_ms / 1000
+        self.publish_badges = publish_badges
+        self._scenario = scenario
+        self._inputs = build_engine_inputs(scenario, source=source)
+        self._sim = make_simulation(self._inputs)
+        self._unsubscribe = self._sim.subscribe(self._heard)
+        self._history: list[datetime] = []
+        self._job: _Job | None = None
+        self._last_processed: datetime | None = None
+        self._changes: list[Change] = []
+        #: The last instant processed before the current move (what the move's report covers).
+        self._floor: datetime | None = None
+        self._next_cache: tuple[tuple[int, datetime, int], datetime | None] | None = None
+
+    @classmethod
+    def from_file(cls, path: str | Path, **kwargs: object) -> SimulationSession:
+        return cls(load_scenario(path), source=str(path), **kwargs)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ state
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def inputs(self) -> EngineInputs:
+        return self._inputs
+
+    @property
+    def sim(self) -> Simulation:
+        return self._sim
+
+    @property
+    def now(self) -> datetime:
+        return self._sim.now
+
+    @property
+    def start(self) -> datetime:
+        return self._inputs.start
+
+    @property
+    def until(self) -> datetime:
+        """The end of the horizon: ``clock.until``, or a week after the start."""
+        return self._inputs.until or self._inputs.start + DEFAULT_HORIZON
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def next_event_time(self) -> datetime | None:
+        """The engine's next event instant, asked once per clock position.
+
+        Asking the engine walks every asset condition (``asset_runs_due``); the
+        clock bar and the step itself both need the answer after every move.
+        """
+        key = (id(self._sim.state), self._sim.now, len(self._sim.script))
+        if self._next_cache is None or self._next_cache[0] != key:
+            self._next_cache = (key, self._sim.next_event_time())
+        return self._next_cache[1]
+
+    # ------------------------------------------------------------------ the clock
+    def step_next(self) -> datetime | None:
+        """Advance to the next instant at which anything happens and process it."""
+        if self.busy:
+            return None
+        t = self.next_event_time()
+        if t is None:
+            self.message.emit("nothing else ever happens in this scenario")
+            return None
+        before = self.now
+        self._history.append(before)
+        self._begin_move()
+        self._sim.advance_to(t, progress=self._note)  # checkpoints, unlike Simulation.step()
+        self._after_move(before)
+        return t
+
+    def step_by(self, delta: timedelta) -> None:
+        """Move the clock by ``delta`` (negative: back, through a checkpoint)."""
+        self.run_to(self.now + delta)
+
+    def run_to(self, instant: datetime) -> None:
+        """Move the clock to ``instant``; far targets run in cancellable slices."""
+        if self.busy:
+            self.cancel()
+        if instant < self.now:
+            self._rewind(instant)
+            return
+        self._history.append(self.now)
+        self._begin_move()
+        self._job = _Job(instant, self.now)
+        self.busy_changed.emit(True)
+        self._work()
+
+    def scrub_to(self, instant: datetime) -> None:
+        """Move the clock anywhere in the horizon (the scrub bar, dragging the clock line)."""
+        instant = min(max(instant, self.start), self.until)
+        self.run_to(instant)
+
+    def step_back(self) -> None:
+        """Back to where the clock was before the last move (or the previous event)."""
+        if self.busy:
+            self.cancel()
+        target = self._history.pop() if self._history else self._previous_instant()
+        if target is None or target >= self.now:
+            self.message.emit("already at the start")
+            return
+        self._rewind(target, record=False)
+
+    def reset(self) -> None:
+        """Back to ``clock.start`` (the script, with every injected action, stays)."""
+        if self.busy:
+            self.cancel()
+        self._history.clear()
+        self._rewind(self.start, record=False)
+
+    def cancel(self) -> None:
+        """Stop a long run where it got to."""
+        if self._job is not None:
+            self._job.cancelled = True
+            self._finish_job()
+
+    def action_instant(self) -> datetime:
+        """When an action the user injects now takes effect.
+
+        At the clock if nothing was processed at that instant yet; otherwise at
+        the next scheduler loop, so that what the user has seen happen at the
+        clock stays as it was (a saved file replays the action at that same
+        instant, before that loop, exactly as the engine does here).
+        """
+        now = self.now
+        if self._last_processed is None or self._last_processed < now:
+            return now
+        nxt = self._sim.ticks.after(now)
+        return nxt if nxt is not None else now + self._inputs.loop_interval
+
+    # ------------------------------------------------------------------ editing the script
+    def apply_script_action(self, action: ScriptAction) -> bool:
+        """Add ``action`` to the scenario's script and to the running engine.
+
+        The engine action is built by the scenario layer from the edited
+        scenario (:func:`build_engine_inputs`), so what the GUI runs is what
+        ``explorer simulate`` will run from the saved file.
+        """
+        if action.at.value < self.now:
+            self.message.emit(
+                f"cannot add an action at {action.at.text}: the clock is already later"
+            )
+            return False
+        script = list(self._scenario.script)
+        index = len(script)
+        while index > 0 and script[index - 1].at.value > action.at.value:
+            index -= 1
+        script.insert(index, action)
+        edited = dataclasses.replace(self._scenario, script=tuple(script))
+        try:
+            inputs = build_engine_inputs(edited, source=self.source)
+            engine_action = inputs.script[index]
+            self._sim.add_action(engine_action)
+        except (ScenarioError, EngineError) as exc:
+            self.message.emit(f"refused: {exc}")
+            return False
+        self._scenario = edited
+        self._inputs = dataclasses.replace(
+            self._inputs, script=inputs.script, warnings=inputs.warnings
+        )
+        self.script_action_added.emit(action)
+        self.scenario_edited.emit(edited)
+        self._publish()
+        return True
+
+    def replace_scenario(self, scenario: Scenario, *, keep_clock: bool = True) -> None:
+        """Rebuild the engine from ``scenario`` (an undo, redo or other edit).
+
+        The clock returns to where it was; a no-op when nothing changed.
+        """
+        if scenario == self._scenario:
+            return
+        if self.busy:
+            self.cancel()
+        at = self.now
+        inputs = build_engine_inputs(scenario, source=self.source)
+        self._unsubscribe()
+        self._scenario = scenario
+        self._inputs = inputs
+        self._sim = make_simulation(inputs)
+        self._unsubscribe = self._sim.subscribe(self._heard)
+        self._history.clear()
+        self._last_processed = None
+        self.scenario_replaced.emit()
+        if keep_clock and at > self.now:
+            self.run_to(at)  # in slices, like any long run
+            self._history.clear()
+        else:
+            self._publish()
+
+    # ------------------------------------------------------------------ what panes read
+    def badges(self) -> dict[str, DagBadge]:
+        return compute_badges(self._sim)
+
+    def alerts(self) -> list[Alert]:
+        """Alerts raised up to the clock (``compute_alerts`` with ``until`` = now)."""
+        return compute_alerts(self._sim, self.now)
+
+    def explain(self, dag_id: str) -> Explanation:
+        return explain(self._sim, dag_id)
+
+    def script_instants(self) -> list[datetime]:
+        """Instants of the scenario's script actions, in order (presentation mode walks them)."""
+        return sorted({a.at.value for a in self._scenario.script})
+
+    def actions_at(self, instant: datetime) -> list[ScriptAction]:
+        return [a for a in self._scenario.script if a.at.value == instant]
+
+    # ------------------------------------------------------------------ internals
+    def _note(self, t: datetime) -> bool:
+        self._last_processed = t
+        return True
+
+    def _heard(self, change: Change) -> None:
+        if change.kind != "clock" and len(self._changes) < 500:
+            self._changes.append(change)
+
+    def _work(self) -> None:
+        job = self._job
+        if job is None:
+            return
+        deadline = time.perf_counter() + self.chunk_s
+
+        def progress(t: datetime) -> bool:
+            self._last_processed = t
+            return not job.cancelled and time.perf_counter() < deadline
+
+        try:
+            self._sim.advance_to(job.target, progress=progress)
+        except EngineError as exc:
+            self.message.emit(f"the simulation stopped: {exc}")
+            self._finish_job()
+            return
+        if job.cancelled or self.now >= job.target:
+            self._finish_job()
+            return
+        span = (job.target - job.origin).total_seconds() or 1.0
+        self.progress.emit(min(1.0, (self.now - job.origin).total_seconds() / span))
+        if time.perf_counter() - job.last_emit > 0.25:  # let the panes show the progress
+            job.last_emit = time.perf_counter()
+            self.changed.emit()
+        self._defer(self._work)
+
+    def _finish_job(self) -> None:
+        job = self._job
+        self._job = None
+        self.busy_changed.emit(False)
+        self.progress.emit(1.0)
+        self._after_move(job.origin if job else self.now)
+
+    def _rewind(self, instant: datetime, *, record: bool = True) -> None:
+        before = self.now
+        if record:
+            self._history.append(before)
+        self._begin_move()
+        self._sim.rewind_to(max(instant, self.start))
+        now = self.now
+        processed = (
+            self._sim.state.last_tick == now or self._previous_instant(inclusive=True) == now
+        )
+        self._last_processed = now if processed else None
+        self._changes = []
+        self._after_move(before)
+
+    def _previous_instant(self, *, inclusive: bool = False) -> datetime | None:
+        """The latest instant before the clock at which a run or an asset changed."""
+        now = self.now
+        best: datetime | None = None
+        for run in self._sim.runs[-2000:]:
+            for _, at in run.states:
+                if (at < now or (inclusive and at == now)) and (best is None or at > best):
+                    best = at
+        for event in self._sim.state.assets.events[-500:]:
+            at = event.timestamp
+            if (at < now or (inclusive and at == now)) and (best is None or at > best):
+                best = at
+        return best if best is not None or inclusive else self.start
+
+    def _begin_move(self) -> None:
+        self._changes = []
+        self._floor = self._last_processed
+
+    def _after_move(self, before: datetime) -> None:
+        floor, now = self._floor, self.now
+        actions = (
+            []
+            if now < before
+            else [
+                a
+                for a in self._scenario.script
+                if (floor is None or a.at.value > floor) and a.at.value <= now
+            ]
+        )
+        report = StepReport(before, now, list(self._changes), actions)
+        self._changes = []
+        self.clock_changed.emit(self.now)
+        self.stepped.emit(report)
+        self._publish()
+
+    def _publish(self) -> None:
+        self._next_cache = None  # the engine moved or its script changed
+        self.changed.emit()
+        if self.publish_badges and self.isSignalConnected(
+            QtCore.QMetaMethod.fromSignal(self.badges_changed)
+        ):
+            self.badges_changed.emit(self.badges())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m explorer.ui.session FILE``: the panes of issue 6 in a window of their own."""
+    import argparse
+
+    from PySide6 import QtWidgets
+
+    from explorer.ui.panels.workbench import WorkbenchWindow
+
+    parser = argparse.ArgumentParser(prog="python -m explorer.ui.session")
+    parser.add_argument("scenario")
+    parser.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([sys.argv[0]])
+    try:
+        session = SimulationSession.from_file(args.scenario)
+    except ScenarioError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    window = WorkbenchWindow(session)
+    window.resize(1400, 900)
+    window.show()
+    if args.presentation:
+        window.bench.presentation.enter()
+    return int(app.exec())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,444 @@
+"""What the timeline draws, as numpy arrays kept in step with a running simulation.
+
+No Qt here: the arrays are built from the engine's objects and read by the
+graphics items, the runs table and the tests alike.
+
+Runs are append-only between two rewinds, and a run that has ended never
+changes again, so :class:`RunStore` re-reads only the runs that were still
+queued or running at the previous sync and appends the new ones; a rewind
+(the engine restores a deep copy, so the run objects are new) rebuilds all.
+That keeps a "step to next event" proportional to what changed, not to the
+whole record (the 50 ms target with hundreds of DAGs and thousands of runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from explorer.engine.assets.condition import AssetKey, AssetNode, walk
+from explorer.engine.runs import DagRun
+from explorer.ui.timeline.timebase import to_x_or_nan
+
+if TYPE_CHECKING:
+    from explorer.engine.assets.store import AssetEvent
+    from explorer.engine.simulation import Simulation
+
+__all__ = [
+    "RUN_STATES",
+    "RUN_TYPES",
+    "SOURCE_KINDS",
+    "EventStore",
+    "GhostRun",
+    "Lane",
+    "PausedSpan",
+    "RunStore",
+    "SyncResult",
+    "WindowBox",
+    "asset_keys_of",
+    "ghost_runs",
+    "lanes_for",
+    "paused_spans",
+    "window_boxes",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+
+#: Codes for the state and type arrays (index = code).
+RUN_STATES = ("queued", "running", "success", "failed")
+RUN_TYPES = ("scheduled", "manual", "asset_triggered", "backfill")
+SOURCE_KINDS = ("task", "rest_api", "watcher")
+_STATE_CODE = {s: i for i, s in enumerate(RUN_STATES)}
+_TYPE_CODE = {t: i for i, t in enumerate(RUN_TYPES)}
+_SOURCE_CODE = {k: i for i, k in enumerate(SOURCE_KINDS)}
+
+#: Float columns of a run, in array order.
+RUN_COLUMNS = (
+    "ival_start",
+    "ival_end",
+    "logical",
+    "run_after",
+    "created",
+    "start",
+    "end",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lane:
+    """One row of the timeline: a DAG or an asset (``key`` is the lane's id)."""
+
+    kind: str  # "dag" or "asset"
+    key: str  # dag_id, or the asset's uri
+    label: str
+
+
+def asset_keys_of(sim: Simulation) -> list[AssetKey]:
+    """Every asset the scenario's DAGs name, in declaration order (outlets, then conditions)."""
+    keys: dict[AssetKey, None] = {}
+    for spec in sim.specs.values():
+        for task in spec.tasks:
+            for outlet in task.outlets:
+                if isinstance(outlet, AssetKey):
+                    keys[outlet] = None
+            for emission in task.alias_events:
+                keys[emission.asset] = None
+        cond = spec.timetable.asset_condition
+        if cond is not None:
+            for node in walk(cond):
+                if isinstance(node, AssetNode):
+                    keys[node.key] = None
+    for key in sim.state.assets.active:
+        keys[key] = None
+    return list(keys)
+
+
+def lanes_for(sim: Simulation, order: Sequence[str] | None = None) -> list[Lane]:
+    """DAG lanes then asset lanes; ``order`` (the canvas's, ids or asset uris) comes first."""
+    lanes = [Lane("dag", dag_id, dag_id) for dag_id in sim.specs]
+    lanes += [Lane("asset", key.uri, key.name or key.uri) for key in asset_keys_of(sim)]
+    if order:
+        rank = {key: i for i, key in enumerate(order)}
+        lanes.sort(key=lambda lane: rank.get(lane.key, len(rank)))
+    return lanes
+
+
+@dataclass(slots=True)
+class SyncResult:
+    """What a sync changed: ``reset`` (rebuild everything) or rows changed and appended."""
+
+    reset: bool
+    changed: list[int] = field(default_factory=list)
+    appended: range = range(0)
+
+
+class _Columns:
+    """Growable float/int columns (capacity doubles, so appends are amortised O(1))."""
+
+    def __init__(self, floats: Sequence[str], ints: Sequence[str]) -> None:
+        self._floats = tuple(floats)
+        self._ints = tuple(ints)
+        self.size = 0
+        self._capacity = 0
+        self.f: dict[str, FloatArray] = {}
+        self.i: dict[str, IntArray] = {}
+        self._allocate(256)
+
+    def _allocate(self, capacity: int) -> None:
+        for name in self._floats:
+            new = np.full(capacity, np.nan)
+            if name in self.f:
+                new[: self.size] = self.f[name][: self.size]
+            self.f[name] = new
+        for name in self._ints:
+            grown = np.zeros(capacity, dtype=np.int32)
+            if name in self.i:
+                grown[: self.size] = self.i[name][: self.size]
+            self.i[name] = grown
+        self._capacity = capacity
+
+    def clear(self) -> None:
+        self.size = 0
+
+    def grow_to(self, size: int) -> None:
+        if size > self._capacity:
+            self._allocate(max(size, self._capacity * 2))
+        self.size = size
+
+    def col(self, name: str) -> FloatArray:
+        return self.f[name][: self.size]
+
+    def icol(self, name: str) -> IntArray:
+        return self.i[name][: self.size]
+
+
+class RunStore:
+    """Every run of the simulation as columns, updated incrementally by :meth:`sync`."""
+
+    def __init__(self) -> None:
+        self.runs: list[DagRun] = []
+        self._cols = _Columns(RUN_COLUMNS, ("dag", "state", "type", "no_interval"))
+        self._active: set[int] = set()
+        self.dag_ids: list[str] = []
+        self._dag_code: dict[str, int] = {}
+        self.row_of: dict[tuple[str, str], int] = {}
+        self.version = 0
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    # ------------------------------------------------------------------ columns
+    def col(self, name: str) -> FloatArray:
+        return self._cols.col(name)
+
+    def dag_codes(self) -> IntArray:
+        return self._cols.icol("dag")
+
+    def states(self) -> IntArray:
+        return self._cols.icol("state")
+
+    def types(self) -> IntArray:
+        return self._cols.icol("type")
+
+    def no_interval(self) -> IntArray:
+        return self._cols.icol("no_interval")
+
+    def dag_code(self, dag_id: str) -> int:
+        code = self._dag_code.get(dag_id)
+        if code is None:
+            code = self._dag_code[dag_id] = len(self.dag_ids)
+            self.dag_ids.append(dag_id)
+        return code
+
+    # ------------------------------------------------------------------ sync
+    def sync(self, runs: list[DagRun]) -> SyncResult:
+        """Bring the columns in step with ``runs`` (the engine's list, creation order)."""
+        old = len(self.runs)
+        fresh = old == 0 or (
+            len(runs) >= old and runs[0] is self.runs[0] and runs[old - 1] is self.runs[old - 1]
+        )
+        if not fresh:
+            return self._rebuild(runs)
+        changed = []
+        for row in sorted(self._active):
+            run = self.runs[row]
+            self._write(row, run)
+            changed.append(row)
+            if not run.active:
+                self._active.discard(row)
+        if len(runs) > old:
+            self._cols.grow_to(len(runs))
+            for row in range(old, len(runs)):
+                self._append(row, runs[row])
+        if changed or len(runs) > old:
+            self.version += 1
+        return SyncResult(
+            reset=old == 0 and len(runs) > 0, changed=changed, appended=range(old, len(runs))
+        )
+
+    def _rebuild(self, runs: list[DagRun]) -> SyncResult:
+        self.runs = []
+        self._active.clear()
+        self.row_of.clear()
+        self._cols.clear()
+        self._cols.grow_to(len(runs))
+        for row, run in enumerate(runs):
+            self._append(row, run)
+        self.version += 1
+        return SyncResult(reset=True, appended=range(len(runs)))
+
+    def _append(self, row: int, run: DagRun) -> None:
+        self.runs.append(run)
+        self.row_of[(run.dag_id, run.run_id)] = row
+        self._cols.i["dag"][row] = self.dag_code(run.dag_id)
+        self._cols.i["type"][row] = _TYPE_CODE.get(run.run_type, 0)
+        self._cols.i["no_interval"][row] = int(run.data_interval is None)
+        interval = run.data_interval
+        self._cols.f["ival_start"][row] = to_x_or_nan(interval.start if interval else None)
+        self._cols.f["ival_end"][row] = to_x_or_nan(interval.end if interval else None)
+        self._cols.f["logical"][row] = to_x_or_nan(run.logical_date)
+        self._cols.f["run_after"][row] = to_x_or_nan(run.run_after)
+        self._cols.f["created"][row] = to_x_or_nan(run.created_at)
+        self._write(row, run)
+        if run.active:
+            self._active.add(row)
+
+    def _write(self, row: int, run: DagRun) -> None:
+        self._cols.i["state"][row] = _STATE_CODE.get(run.state, 0)
+        self._cols.f["start"][row] = to_x_or_nan(run.start_date)
+        self._cols.f["end"][row] = to_x_or_nan(run.end_date)
+
+    # ------------------------------------------------------------------ queries
+    def find(self, dag_id: str, run_id: str) -> int | None:
+        return self.row_of.get((dag_id, run_id))
+
+    def lanes(self, lane_of_dag: dict[str, int]) -> IntArray:
+        """The lane of every row, given each DAG's lane index (-1: not shown)."""
+        table = np.array([lane_of_dag.get(d, -1) for d in self.dag_ids] or [-1], dtype=np.int32)
+        return table[self.dag_codes()]
+
+
+class EventStore:
+    """Asset events as columns; the engine's event list is append-only between rewinds."""
+
+    def __init__(self) -> None:
+        self.events: list[AssetEvent] = []
+        self._cols = _Columns(("t",), ("asset", "source", "wrote"))
+        self.uris: list[str] = []
+        self._code: dict[str, int] = {}
+        self.version = 0
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def col_t(self) -> FloatArray:
+        return self._cols.col("t")
+
+    def asset_codes(self) -> IntArray:
+        return self._cols.icol("asset")
+
+    def sources(self) -> IntArray:
+        return self._cols.icol("source")
+
+    def wrote(self) -> IntArray:
+        return self._cols.icol("wrote")
+
+    def sync(self, events: list[AssetEvent]) -> bool:
+        """True when anything changed."""
+        old = len(self.events)
+        if old and (len(events) < old or events[old - 1] is not self.events[old - 1]):
+            self.events = []
+            self._cols.clear()
+            old = 0
+        elif len(events) == old:
+            return False
+        self._cols.grow_to(len(events))
+        for row in range(old, len(events)):
+            event = events[row]
+            self.events.append(event)
+            code = self._code.get(event.asset.uri)
+            if code is None:
+                code = self._code[event.asset.uri] = len(self.uris)
+                self.uris.append(event.asset.uri)
+            self._cols.f["t"][row] = event.timestamp.timestamp()
+            self._cols.i["asset"][row] = code
+            self._cols.i["source"][row] = _SOURCE_CODE.get(event.source.kind, 0)
+            self._cols.i["wrote"][row] = int(event.wrote_data)
+        self.version += 1
+        return True
+
+    def lanes(self, lane_of_asset: dict[str, int]) -> IntArray:
+        table = np.array([lane_of_asset.get(u, -1) for u in self.uris] or [-1], dtype=np.int32)
+        return table[self.asset_codes()]
+
+
+@dataclass(frozen=True, slots=True)
+class GhostRun:
+    """The run a DAG's next-run cache promises (not created yet): drawn dashed."""
+
+    dag_id: str
+    logical_date: datetime | None
+    interval_start: datetime | None
+    interval_end: datetime | None
+    run_after: datetime
+    partition_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PausedSpan:
+    """A DAG paused from ``start`` to ``end`` (``None``: still paused at the clock)."""
+
+    dag_id: str
+    start: datetime
+    end: datetime | None
+
+
+def paused_spans(sim: Simulation) -> list[PausedSpan]:
+    """When each DAG was paused, from the script actions the engine has applied.
+
+    ``is_paused_upon_creation`` pauses a DAG from its deployment; ``Pause`` and
+    ``Unpause`` actions (including injected ones) open and close spans.
+    """
+    from explorer.engine import actions as act
+
+    opened: dict[str, datetime] = {}
+    out: list[PausedSpan] = []
+    for action in sim.script[: sim.state.script_index]:
+        if isinstance(action, act.Deploy):
+            for dag_id in action.dag_ids or tuple(sim.specs):
+                if sim.specs[dag_id].is_paused_upon_creation and dag_id not in opened:
+                    opened.setdefault(dag_id, action.at)
+        elif isinstance(action, act.Pause):
+            opened.setdefault(action.dag_id, action.at)
+        elif isinstance(action, act.Unpause) and action.dag_id in opened:
+            out.append(PausedSpan(action.dag_id, opened.pop(action.dag_id), action.at))
+    out.extend(PausedSpan(dag_id, at, None) for dag_id, at in opened.items())
+    return out
+
+
+def ghost_runs(sim: Simulation) -> list[GhostRun]:
+    """Per deployed, unpaused DAG, the next run of its cache (``next_dagrun*``)."""
+    out = []
+    for dag_id, dag in sim.dags.items():
+        info = dag.next_run
+        if info is None or not dag.deployed or dag.is_paused:
+            continue
+        interval = info.data_interval
+        out.append(
+            GhostRun(
+                dag_id,
+                info.logical_date,
+                None if interval is None else interval.start,
+                None if interval is None else interval.end,
+                info.run_after,
+                info.partition_key,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class WindowBox:
+    """A window member a partitioned consumer waits for (PT-8).
+
+    ``status``: ``arrived``, ``pending`` or ``never``; ``at`` is where it is
+    drawn: the event that brought it, the run that owes it, or the clock.
+    """
+
+    dag_id: str
+    partition_key: str
+    asset: str
+    member_key: str
+    status: str
+    at: float
+    note: str
+
+
+def window_boxes(sim: Simulation, waits: dict[str, list[dict[str, Any]]]) -> list[WindowBox]:
+    """Boxes for :func:`explorer.engine.partition_waits.partition_waits`' answer."""
+    now = sim.now.timestamp()
+    out: list[WindowBox] = []
+    events_by_key: dict[tuple[str, str | None], float] = {}
+    for event in sim.state.assets.events:
+        events_by_key.setdefault(
+            (event.asset.name, event.partition_key), event.timestamp.timestamp()
+        )
+    for dag_id, requests in waits.items():
+        for request in requests:
+            for member in request["members"]:
+                name = member["asset"]["name"]
+                for key in member.get("received_keys", []):
+                    at = events_by_key.get((name, key), now)
+                    out.append(
+                        WindowBox(
+                            dag_id, request["partition_key"], name, key, "arrived", at, "arrived"
+                        )
+                    )
+                for item in member.get("missing", []):
+                    status = "never" if item.get("never") else "pending"
+                    at = _parse_iso(item.get("due_at"), now)
+                    note = item.get("never") or (
+                        f"owed by {item.get('owed_by')}"
+                        + (f", due {item['due_at']}" if item.get("due_at") else "")
+                    )
+                    out.append(
+                        WindowBox(
+                            dag_id, request["partition_key"], name, item["key"], status, at, note
+                        )
+                    )
+    return out
+
+
+def _parse_iso(text: object, default: float) -> float:
+    if not isinstance(text, str):
+        return default
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return default

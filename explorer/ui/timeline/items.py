@@ -1,0 +1,403 @@
+"""The timeline's runs, drawn by one batched item (never one item per run).
+
+Each item keeps numpy arrays and paints them in device pixels
+(:mod:`explorer.ui.timeline.batch`): culled to the visible range, snapped
+to pixels and de-duplicated when zoomed out, one ``drawRects`` per colour.
+
+Lane geometry, in lane units around the lane's centre ``y`` (the view is
+y-inverted, lane 0 on top)::
+
+    y-0.44 ┬ logical_date mark ┬          run_after mark (full height)
+    y-0.36 │ data interval bar │ colour = run type
+    y-0.08 ┴                   ┴
+    y+0.04 ┬ execution bar (start → end, or the clock) colour = state; created mark
+    y+0.32 ┴ queued bar (created → start) thinner, inside it
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import warnings
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from explorer.ui.timeline.batch import DeviceMap, RectBatch
+from explorer.ui.timeline.style import NORMAL, TimelineStyle, qcolor
+from explorer.ui.timeline.timebase import fmt_span
+
+__all__ = ["DeviceItem", "RunsItem", "RunsView", "TextByRow"]
+
+_log = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+
+_EMPTY_F: FloatArray = np.zeros(0)
+_EMPTY_I: IntArray = np.zeros(0, dtype=np.int32)
+#: Draw "no interval" pills with text only when this few are visible.
+_MAX_LABELS = 250
+
+
+def _empty_f() -> FloatArray:
+    return _EMPTY_F
+
+
+def _empty_i() -> IntArray:
+    return _EMPTY_I
+
+
+class TextByRow(Protocol):
+    """Anything indexable by row giving a string (a list, or a lazy lookup)."""
+
+    def __getitem__(self, row: int, /) -> str: ...
+
+
+@dataclass(slots=True)
+class RunsView:
+    """Arrays of the runs to draw (one entry per run; ``lane`` < 0 hides a run)."""
+
+    lane: FloatArray = field(default_factory=_empty_f)
+    ival_start: FloatArray = field(default_factory=_empty_f)
+    ival_end: FloatArray = field(default_factory=_empty_f)
+    logical: FloatArray = field(default_factory=_empty_f)
+    run_after: FloatArray = field(default_factory=_empty_f)
+    created: FloatArray = field(default_factory=_empty_f)
+    start: FloatArray = field(default_factory=_empty_f)
+    end: FloatArray = field(default_factory=_empty_f)
+    state: IntArray = field(default_factory=_empty_i)
+    type: IntArray = field(default_factory=_empty_i)
+    no_interval: IntArray = field(default_factory=_empty_i)
+    #: Text on a "no interval" pill (e.g. the partition key), by row; optional.
+    badge_text: TextByRow | None = None
+    now: float = math.nan
+
+    def __len__(self) -> int:
+        return int(self.lane.size)
+
+    def extent(self) -> tuple[FloatArray, FloatArray]:
+        """Per run, the leftmost and rightmost x it draws at (the clock for running runs)."""
+        end = self.effective_end()
+        stack_l = np.vstack([self.ival_start, self.logical, self.created, self.run_after])
+        stack_r = np.vstack([self.ival_end, self.run_after, end, self.created])
+        with warnings.catch_warnings():  # a row of NaNs is not an error here
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.nanmin(stack_l, axis=0), np.nanmax(stack_r, axis=0)
+
+    def effective_end(self) -> FloatArray:
+        """``end``, or the clock for a run that has started and not ended."""
+        end = self.end.copy()
+        running = np.isnan(end) & ~np.isnan(self.start)
+        end[running] = self.now
+        return end
+
+
+class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
+    """Base: an item whose paint works in device pixels over a data bounding box.
+
+    Subclasses implement :meth:`draw`; :meth:`paint` never lets an exception
+    out: on PySide6 6.11 an exception escaping ``paint`` leaves the scene's
+    painter broken and the next repaint crashes the process (seen: segfault).
+    A failed paint is logged and the item is left blank for that frame.
+    """
+
+    def paint(self, painter: QtGui.QPainter, *args: object) -> None:
+        try:
+            self.draw(painter)
+        except Exception:  # a blank item beats a dead application
+            _log.exception("%s failed to paint", type(self).__name__)
+
+    def draw(self, painter: QtGui.QPainter) -> None:
+        raise NotImplementedError
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.style: TimelineStyle = NORMAL
+        self._bounds = QtCore.QRectF(0, 0, 1, 1)
+        self._batch = RectBatch()
+
+    def set_style(self, style: TimelineStyle) -> None:
+        self.style = style
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._bounds
+
+    def _set_bounds(self, x0: float, x1: float, y0: float, y1: float) -> None:
+        if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
+            x0, x1, y0, y1 = 0.0, 1.0, 0.0, 1.0
+        self.prepareGeometryChange()
+        self._bounds = QtCore.QRectF(x0, y0, max(x1 - x0, 1.0), max(y1 - y0, 1.0))
+
+    def _begin(self, painter: QtGui.QPainter) -> DeviceMap | None:
+        view = self.viewRect()
+        if view is None:
+            return None
+        dm = DeviceMap.of(painter, view)
+        xs = sorted((float(dm.x(dm.xmin)), float(dm.x(dm.xmax))))
+        ys = sorted((float(dm.y(dm.ymin)), float(dm.y(dm.ymax))))
+        self._batch.clip = (xs[0], xs[1], ys[0], ys[1])
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        return dm
+
+
+class RunsItem(DeviceItem):
+    """Every run's interval, execution and marks, plus the selected run's outline."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view = RunsView()
+        self._left = _EMPTY_F
+        self._right = _EMPTY_F
+        self._end = _EMPTY_F
+        self.selected: int | None = None
+        self.drawn = 0  # rectangles in the last paint (tests and benchmarks read it)
+        #: Rows sorted by lane, and where each lane starts in that order (lane culling
+        #: is then a slice, not a mask over every run).
+        self._by_lane: IntArray = _EMPTY_I
+        self._lane_start: npt.NDArray[np.intp] = np.zeros(1, dtype=np.intp)
+        self._max_lane = -1
+
+    def set_view(self, view: RunsView) -> None:
+        self.view = view
+        self._left, self._right = view.extent() if len(view) else (_EMPTY_F, _EMPTY_F)
+        self._end = view.effective_end() if len(view) else _EMPTY_F
+        lanes = view.lane.astype(np.int64)
+        self._by_lane = np.argsort(lanes, kind="stable").astype(np.int32)
+        self._max_lane = int(lanes.max()) if lanes.size else -1
+        # _lane_start[k]: first position (in lane order) of a row of lane >= k, k = 0..max+1
+        self._lane_start = np.searchsorted(lanes[self._by_lane], np.arange(0, self._max_lane + 2))
+        if len(view):
+            shown = view.lane >= 0
+            if shown.any():
+                self._set_bounds(
+                    float(np.nanmin(self._left[shown])),
+                    float(np.nanmax(self._right[shown])),
+                    -0.5,
+                    float(view.lane[shown].max()) + 0.5,
+                )
+        self.update()
+
+    def set_selected(self, row: int | None) -> None:
+        self.selected = row
+        self.update()
+
+    def visible_rows(self, dm: DeviceMap) -> IntArray:
+        """Rows of the visible lanes (a slice of the lane order) that reach into the view."""
+        pad = 12 * dm.px
+        first_lane = max(math.floor(dm.ymin) - 1, 0)
+        last_lane = min(math.ceil(dm.ymax) + 1, self._max_lane)
+        if last_lane < first_lane:
+            return _EMPTY_I
+        starts = self._lane_start
+        rows = self._by_lane[starts[first_lane] : starts[last_lane + 1]]
+        with np.errstate(invalid="ignore"):
+            keep = (self._right[rows] >= dm.xmin - pad) & (self._left[rows] <= dm.xmax + pad)
+        return rows[keep]
+
+    def draw(self, painter: QtGui.QPainter) -> None:
+        if not len(self.view):
+            return
+        dm = self._begin(painter)
+        if dm is None:
+            return
+        try:
+            self.drawn = self._paint_rows(painter, dm, self.visible_rows(dm))
+        finally:
+            painter.restore()
+
+    def _paint_rows(self, p: QtGui.QPainter, dm: DeviceMap, rows: IntArray) -> int:
+        v, s, fill = self.view, self.style, self._batch.fill
+        if rows.size == 0:
+            return 0
+        lane = v.lane[rows]
+        mark = s.mark_px
+        drawn = 0
+
+        def band(lo: float, hi: float, sub: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+            return dm.y(lane[sub] + lo), dm.y(lane[sub] + hi)
+
+        # 1. data interval bars, by run type
+        ival_s, ival_e = v.ival_start[rows], v.ival_end[rows]
+        has = ~np.isnan(ival_s)
+        kinds = v.type[rows]
+        gx0, gx1 = dm.x(ival_s), dm.x(ival_e)
+        wide = (gx1 - gx0) > 6  # leave a pixel between back-to-back intervals
+        gx0 = np.where(wide, gx0 + 1, gx0)
+        gx1 = np.where(wide, gx1 - 1, gx1)
+        for code, colour in enumerate(s.type_colours):
+            sub = has & (kinds == code)
+            if sub.any():
+                y0, y1 = band(-0.36, -0.08, sub)
+                drawn += fill(p, colour, gx0[sub], gx1[sub], y0, y1, min_width=mark)
+        # failed runs: a red rule under their interval, visible at any zoom
+        failed = has & (v.state[rows] == 3)
+        if failed.any():
+            y0, y1 = band(-0.1, -0.02, failed)
+            drawn += fill(p, s.state_colours[3], gx0[failed], gx1[failed], y0, y1, min_width=mark)
+        self._lengths(p, dm, gx0[has], gx1[has], lane[has], ival_e[has] - ival_s[has])
+        # 2. queued: created → start (or the clock)
+        created, start = v.created[rows], v.start[rows]
+        q_end = np.where(np.isnan(start), v.now, start)
+        with np.errstate(invalid="ignore"):
+            sub = (q_end - created) > 0
+        if sub.any():
+            y0, y1 = band(0.14, 0.22, sub)
+            drawn += fill(p, s.state_colours[0], dm.x(created[sub]), dm.x(q_end[sub]), y0, y1)
+        # 3. execution: start → end (or the clock), by state
+        end = self._end[rows]
+        states = v.state[rows]
+        started = ~np.isnan(start)
+        for code in (1, 2, 3):
+            sub = started & (states == code)
+            if sub.any():
+                y0, y1 = band(0.04, 0.32, sub)
+                drawn += fill(
+                    p,
+                    s.state_colours[code],
+                    dm.x(start[sub]),
+                    dm.x(end[sub]),
+                    y0,
+                    y1,
+                    min_width=mark,
+                )
+        # 4. marks: logical_date (upper half), created_at (lower half + foot), run_after (full)
+        drawn += self._ticks(p, dm, v.logical[rows], lane, -0.44, -0.08, mark * 1.5, s.logical)
+        drawn += self._ticks(p, dm, created, lane, 0.04, 0.44, mark, s.created)
+        foot = ~np.isnan(created)
+        if foot.any():
+            x = dm.x(created[foot])
+            y = dm.y(lane[foot] + 0.44)
+            drawn += fill(p, s.created, x - 2 * mark, x + 2 * mark, y - mark * 1.5, y)
+        drawn += self._ticks(p, dm, v.run_after[rows], lane, -0.44, 0.44, mark, s.run_after)
+        # 5. "no interval" badges (asset-triggered and partitioned runs)
+        drawn += self._badges(p, dm, rows)
+        # 6. the selected run's outline
+        if self.selected is not None and 0 <= self.selected < len(v) and v.lane[self.selected] >= 0:
+            self._outline(p, dm, self.selected)
+        return drawn
+
+    def _lengths(
+        self,
+        p: QtGui.QPainter,
+        dm: DeviceMap,
+        x0: FloatArray,
+        x1: FloatArray,
+        lane: FloatArray,
+        seconds: FloatArray,
+    ) -> None:
+        """Write each interval's length on its bar (``23 h`` on a spring-forward day)."""
+        if x0.size == 0 or x0.size > _MAX_LABELS or abs(dm.sy) < 22:
+            return
+        font = QtGui.QFont()
+        font.setPointSizeF(self.style.font_pt * 0.85)
+        metrics = QtGui.QFontMetricsF(font)
+        p.setFont(font)
+        p.setPen(qcolor(self.style.logical))
+        left_edge = dm.x(dm.xmin)
+        right_edge = dm.x(dm.xmax)
+        for i in range(x0.size):
+            text = fmt_span(timedelta(seconds=float(seconds[i])))
+            a, b = max(float(x0[i]), float(left_edge)), min(float(x1[i]), float(right_edge))
+            if b - a < metrics.horizontalAdvance(text) + 16:
+                continue
+            top, bottom = sorted((float(dm.y(lane[i] - 0.36)), float(dm.y(lane[i] - 0.08))))
+            p.drawText(
+                QtCore.QRectF(a, top, b - a, bottom - top),
+                QtCore.Qt.AlignmentFlag.AlignCenter,
+                text,
+            )
+
+    def _ticks(
+        self,
+        p: QtGui.QPainter,
+        dm: DeviceMap,
+        xs: FloatArray,
+        lane: FloatArray,
+        lo: float,
+        hi: float,
+        width: float,
+        colour: str,
+    ) -> int:
+        sub = ~np.isnan(xs)
+        if not sub.any():
+            return 0
+        x = dm.x(xs[sub])
+        return self._batch.fill(
+            p,
+            colour,
+            x - width / 2,
+            x + width / 2,
+            dm.y(lane[sub] + lo),
+            dm.y(lane[sub] + hi),
+            min_width=width,
+        )
+
+    def _badges(self, p: QtGui.QPainter, dm: DeviceMap, rows: IntArray) -> int:
+        """A pill "no interval" (with the partition key when there is room), else a square."""
+        v, s = self.view, self.style
+        sub = rows[v.no_interval[rows] == 1]
+        if sub.size == 0:
+            return 0
+        order = np.lexsort((v.run_after[sub], v.lane[sub]))
+        sub = sub[order]
+        x = dm.x(v.run_after[sub])
+        y0 = dm.y(v.lane[sub] - 0.36)
+        y1 = dm.y(v.lane[sub] - 0.08)
+        size = s.mark_px * 3.5
+        if sub.size > _MAX_LABELS or abs(dm.sy) < 22:
+            return self._batch.fill(p, s.no_interval, x - size / 2, x + size / 2, y0, y1)
+        # room up to the next badge on the same lane
+        room = np.full(sub.size, np.inf)
+        same = v.lane[sub][1:] == v.lane[sub][:-1]
+        room[:-1][same] = (x[1:] - x[:-1])[same] - 6
+        font = QtGui.QFont()
+        font.setPointSizeF(s.font_pt * 0.85)
+        p.setFont(font)
+        metrics = QtGui.QFontMetricsF(font)
+        squares: list[int] = []
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        for i, row in enumerate(sub):
+            key = v.badge_text[row] if v.badge_text is not None else ""
+            text = next(
+                (
+                    t
+                    for t in (f"no interval · {key}" if key else "", "no interval")
+                    if t and metrics.horizontalAdvance(t) + 8 <= room[i]
+                ),
+                None,
+            )
+            if text is None:
+                squares.append(i)
+                continue
+            width = metrics.horizontalAdvance(text) + 8
+            top, bottom = sorted((float(y0[i]), float(y1[i])))
+            rect = QtCore.QRectF(float(x[i]) + 3, top, width, bottom - top)
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            p.setBrush(qcolor(s.no_interval))
+            p.drawRoundedRect(rect, 3, 3)
+            p.setPen(QtGui.QColor("#ffffff"))
+            p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, text)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        if squares:
+            k = np.asarray(squares)
+            self._batch.fill(p, s.no_interval, x[k] + 2, x[k] + 2 + size, y0[k], y1[k])
+        return int(sub.size)
+
+    def _outline(self, p: QtGui.QPainter, dm: DeviceMap, row: int) -> None:
+        v = self.view
+        left, right = float(self._left[row]), float(self._right[row])
+        x0, x1 = float(dm.x(left)), float(dm.x(right))
+        y0, y1 = sorted((float(dm.y(v.lane[row] - 0.48)), float(dm.y(v.lane[row] + 0.48))))
+        pen = QtGui.QPen(QtGui.QColor(self.style.selection), 2)
+        p.setPen(pen)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        p.drawRect(QtCore.QRectF(x0 - 4, y0, max(x1 - x0, 2) + 8, y1 - y0))

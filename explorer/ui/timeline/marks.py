@@ -1,0 +1,252 @@
+"""Asset events and the few pen-drawn marks (next-run ghosts, window members, links).
+
+Events are many and batched like runs (:mod:`.batch`); the overlay marks are
+few (one ghost per DAG, the members of pending partition keys, the events of
+the selected run), so they are drawn with pens, one call each.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+import numpy as np
+import numpy.typing as npt
+from PySide6 import QtCore, QtGui
+
+from explorer.ui.timeline.batch import DeviceMap
+from explorer.ui.timeline.items import DeviceItem
+from explorer.ui.timeline.style import qcolor
+from explorer.ui.timeline.timebase import fmt_span
+
+__all__ = ["BoxMark", "EventsItem", "GhostMark", "LinkMark", "OverlayItem"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int32]
+_EMPTY_F: FloatArray = np.zeros(0)
+_EMPTY_I: IntArray = np.zeros(0, dtype=np.int32)
+
+
+class EventsItem(DeviceItem):
+    """Asset events as ticks on asset lanes, coloured by source; highlighted ones ringed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.t = _EMPTY_F
+        self.lane = _EMPTY_F
+        self.source = _EMPTY_I
+        self.wrote = _EMPTY_I
+        self.highlight: IntArray = _EMPTY_I
+
+    def set_events(
+        self, t: FloatArray, lane: FloatArray, source: IntArray, wrote: IntArray
+    ) -> None:
+        self.t, self.lane, self.source, self.wrote = t, lane, source, wrote
+        shown = lane >= 0
+        if shown.any():
+            self._set_bounds(
+                float(t[shown].min()), float(t[shown].max()), -0.5, float(lane[shown].max()) + 0.5
+            )
+        self.update()
+
+    def set_highlight(self, rows: Sequence[int]) -> None:
+        self.highlight = np.asarray(list(rows), dtype=np.int32)
+        self.update()
+
+    def draw(self, painter: QtGui.QPainter) -> None:
+        if self.t.size == 0:
+            return
+        dm = self._begin(painter)
+        if dm is None:
+            return
+        try:
+            s = self.style
+            pad = 8 * dm.px
+            vis = (
+                (self.lane >= 0)
+                & (self.lane >= dm.ymin - 1)
+                & (self.lane <= dm.ymax + 1)
+                & (self.t >= dm.xmin - pad)
+                & (self.t <= dm.xmax + pad)
+            )
+            width = s.mark_px + 1.5
+            for code, colour in enumerate(s.source_colours):
+                for wrote, c in ((1, colour), (0, s.no_data)):
+                    sub = vis & (self.source == code) & (self.wrote == wrote)
+                    if sub.any():
+                        x = dm.x(self.t[sub])
+                        self._batch.fill(
+                            painter,
+                            c,
+                            x - width / 2,
+                            x + width / 2,
+                            dm.y(self.lane[sub] - 0.40),
+                            dm.y(self.lane[sub] + 0.40),
+                            min_width=width,
+                        )
+            if self.highlight.size:
+                painter.setPen(QtGui.QPen(QtGui.QColor(s.selection), 2))
+                painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+                for row in self.highlight:
+                    if 0 <= row < self.t.size and self.lane[row] >= 0:
+                        pt = dm.point(float(self.t[row]), float(self.lane[row]))
+                        half = abs(dm.sy) * 0.46
+                        painter.drawRect(QtCore.QRectF(pt.x() - 5, pt.y() - half, 10, 2 * half))
+        finally:
+            painter.restore()
+
+
+@dataclass(frozen=True, slots=True)
+class GhostMark:
+    """A run the next-run cache promises: dashed interval and run_after (data coords)."""
+
+    lane: float
+    x0: float
+    x1: float
+    run_after: float
+
+
+@dataclass(frozen=True, slots=True)
+class BoxMark:
+    """A partition window member: ``status`` 0 arrived, 1 pending, 2 can never arrive."""
+
+    lane: float
+    x: float
+    status: int
+    slot: int  # stacking position inside the lane's lower band
+
+
+@dataclass(frozen=True, slots=True)
+class LinkMark:
+    """A line from a consumed event to the run that consumed it (data coords)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str = ""
+
+
+class OverlayItem(DeviceItem):
+    """Few, pen-drawn marks: next-run ghosts, window-member boxes, consumed-event links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ghosts: list[GhostMark] = []
+        self.boxes: list[BoxMark] = []
+        self.links: list[LinkMark] = []
+
+    def set_marks(
+        self,
+        ghosts: list[GhostMark] | None = None,
+        boxes: list[BoxMark] | None = None,
+        links: list[LinkMark] | None = None,
+    ) -> None:
+        if ghosts is not None:
+            self.ghosts = ghosts
+        if boxes is not None:
+            self.boxes = boxes
+        if links is not None:
+            self.links = links
+        xs = [g.x0 for g in self.ghosts] + [g.run_after for g in self.ghosts]
+        xs += [b.x for b in self.boxes] + [link.x0 for link in self.links]
+        xs += [link.x1 for link in self.links]
+        xs = [x for x in xs if math.isfinite(x)]
+        ys = [g.lane for g in self.ghosts] + [b.lane for b in self.boxes]
+        ys += [link.y0 for link in self.links] + [link.y1 for link in self.links]
+        if xs and ys:
+            self._set_bounds(min(xs), max(xs) + 1, min(ys) - 0.5, max(ys) + 0.5)
+        self.update()
+
+    def draw(self, painter: QtGui.QPainter) -> None:
+        dm = self._begin(painter)
+        if dm is None:
+            return
+        try:
+            self._paint_ghosts(painter, dm)
+            self._paint_boxes(painter, dm)
+            self._paint_links(painter, dm)
+        finally:
+            painter.restore()
+
+    def _paint_ghosts(self, p: QtGui.QPainter, dm: DeviceMap) -> None:
+        s = self.style
+        font = QtGui.QFont()
+        font.setPointSizeF(s.font_pt * 0.85)
+        font.setItalic(True)
+        p.setFont(font)
+        pen = QtGui.QPen(QtGui.QColor(s.ghost), max(1.0, s.mark_px / 2))
+        pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        for g in self.ghosts:
+            if g.run_after < dm.xmin - 1e9 or not (dm.ymin - 1 <= g.lane <= dm.ymax + 1):
+                continue
+            y0, y1 = sorted((float(dm.y(g.lane - 0.36)), float(dm.y(g.lane - 0.08))))
+            p.setPen(pen)
+            if math.isfinite(g.x0) and math.isfinite(g.x1):
+                x0, x1 = float(dm.x(g.x0)), float(dm.x(g.x1))
+                rect = QtCore.QRectF(x0, y0, max(x1 - x0, 2.0), y1 - y0)
+                p.drawRect(rect)
+                text = f"next: {fmt_span(timedelta(seconds=g.x1 - g.x0))}"
+                if g.x1 > g.x0 and rect.width() > p.fontMetrics().horizontalAdvance(text) + 12:
+                    p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, text)
+            xa = float(dm.x(g.run_after))
+            top, bottom = sorted((float(dm.y(g.lane - 0.44)), float(dm.y(g.lane + 0.44))))
+            p.drawLine(QtCore.QPointF(xa, top), QtCore.QPointF(xa, bottom))
+
+    def _paint_boxes(self, p: QtGui.QPainter, dm: DeviceMap) -> None:
+        s = self.style
+        lane_px = abs(dm.sy)
+        size = max(6.0, min(14.0, lane_px * 0.28))
+        for b in self.boxes:
+            if not (dm.ymin - 1 <= b.lane <= dm.ymax + 1):
+                continue
+            centre = dm.point(b.x, b.lane + 0.26)
+            rect = QtCore.QRectF(
+                centre.x() - size / 2 + b.slot * 0.0, centre.y() - size / 2, size, size
+            )
+            colour = QtGui.QColor(s.box_colours[b.status])
+            p.setPen(QtGui.QPen(colour.darker(140), 1))
+            p.setBrush(colour if b.status != 1 else QtGui.QColor(colour.lighter(150)))
+            p.drawRect(rect)
+            if b.status == 2:  # can never arrive: crossed out
+                p.setPen(QtGui.QPen(QtGui.QColor("#ffffff"), 1.5))
+                p.drawLine(rect.topLeft(), rect.bottomRight())
+                p.drawLine(rect.topRight(), rect.bottomLeft())
+
+    def _paint_links(self, p: QtGui.QPainter, dm: DeviceMap) -> None:
+        if not self.links:
+            return
+        pen = QtGui.QPen(QtGui.QColor(self.style.link), max(1.5, self.style.mark_px * 0.75))
+        pen.setStyle(QtCore.Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        for link in self.links:
+            p.drawLine(dm.point(link.x0, link.y0), dm.point(link.x1, link.y1))
+        labelled = [link for link in self.links if link.text]
+        if not labelled or len(labelled) > 60:
+            return
+        font = QtGui.QFont()
+        font.setPointSizeF(self.style.font_pt * 0.85)
+        font.setBold(True)
+        p.setFont(font)
+        metrics = QtGui.QFontMetricsF(font)
+        for link in labelled:
+            a, b = dm.point(link.x0, link.y0), dm.point(link.x1, link.y1)
+            width = metrics.horizontalAdvance(link.text) + 8
+            if abs(b.x() - a.x()) < width * 0.6 and abs(b.y() - a.y()) < metrics.height():
+                continue
+            centre = (a + b) / 2
+            rect = QtCore.QRectF(
+                centre.x() - width / 2,
+                centre.y() - metrics.height() / 2 - 1,
+                width,
+                metrics.height() + 2,
+            )
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            p.setBrush(qcolor("#ffffffe0"))
+            p.drawRect(rect)
+            p.setPen(qcolor(self.style.link))
+            p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, link.text)

@@ -1,0 +1,330 @@
+"""The runs table: every run with Airflow's field names, sortable and filterable.
+
+The model follows the engine incrementally (:class:`RunStore`): new runs are
+inserted rows and runs that changed state are ``dataChanged`` rows, so a
+sorted, filtered view (``QSortFilterProxyModel``) only re-places what moved.
+Sorting uses :data:`SORT_ROLE` (instants as numbers, so ``2024-03-10`` sorts
+by instant, not by its text in the display zone).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.ui.timeline.data import RunStore
+from explorer.ui.timeline.style import NORMAL
+from explorer.ui.timeline.timebase import fmt_span, fmt_utc, zone_of
+
+if TYPE_CHECKING:
+    from explorer.engine.runs import DagRun
+    from explorer.engine.simulation import Simulation
+    from explorer.ui.timeline.pane import TimelinePane
+
+__all__ = [
+    "COLUMNS",
+    "SORT_ROLE",
+    "RunsFilterProxy",
+    "RunsTable",
+    "RunsTableModel",
+    "link_selection",
+]
+
+SORT_ROLE = int(QtCore.Qt.ItemDataRole.UserRole) + 1
+KEY_ROLE = int(QtCore.Qt.ItemDataRole.UserRole) + 2
+
+COLUMNS = (
+    "dag_id",
+    "run_id",
+    "run_type",
+    "state",
+    "logical_date",
+    "data_interval_start",
+    "data_interval_end",
+    "interval",
+    "run_after",
+    "created_at",
+    "start_date",
+    "end_date",
+    "partition_key",
+)
+_INSTANTS = {
+    "logical_date",
+    "run_after",
+    "created_at",
+    "start_date",
+    "end_date",
+    "data_interval_start",
+    "data_interval_end",
+}
+_ROOT = QtCore.QModelIndex()
+_STATE_COLOURS = dict(
+    zip(("queued", "running", "success", "failed"), NORMAL.state_colours, strict=True)
+)
+
+
+def _value(run: DagRun, column: str) -> Any:
+    interval = run.data_interval
+    if column == "data_interval_start":
+        return None if interval is None else interval.start
+    if column == "data_interval_end":
+        return None if interval is None else interval.end
+    if column == "interval":
+        return None if interval is None else interval.end - interval.start
+    return getattr(run, column)
+
+
+class RunsTableModel(QtCore.QAbstractTableModel):
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = RunStore()
+        self._count = 0
+        self.zone = zone_of("UTC")
+
+    def set_display_zone(self, name: str) -> None:
+        self.zone = zone_of(name)
+        if self._count:
+            self.dataChanged.emit(self.index(0, 0), self.index(self._count - 1, len(COLUMNS) - 1))
+
+    def refresh(self, sim: Simulation) -> None:
+        result = self.store.sync(sim.runs)
+        if result.reset:
+            self.beginResetModel()
+            self._count = len(self.store)
+            self.endResetModel()
+            return
+        last = len(COLUMNS) - 1
+        for row in result.changed:
+            if row < self._count:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        if len(self.store) > self._count:
+            self.beginInsertRows(QtCore.QModelIndex(), self._count, len(self.store) - 1)
+            self._count = len(self.store)
+            self.endInsertRows()
+
+    def run_at(self, row: int) -> DagRun:
+        return self.store.runs[row]
+
+    # ------------------------------------------------------------------ Qt model API
+    def rowCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else self._count
+
+    def columnCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: QtCore.Qt.Orientation, role: int = 0) -> Any:
+        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == (
+            QtCore.Qt.Orientation.Horizontal
+        ):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        if not index.isValid() or index.row() >= self._count:
+            return None
+        run = self.store.runs[index.row()]
+        column = COLUMNS[index.column()]
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return self._display(run, column)
+        if role == SORT_ROLE:
+            value = _value(run, column)
+            if isinstance(value, datetime):
+                return value.timestamp()
+            if value is None:
+                return -math.inf if column in _INSTANTS or column == "interval" else ""
+            if column == "interval":
+                return value.total_seconds()
+            return str(value)
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            value = _value(run, column)
+            if isinstance(value, datetime):
+                return fmt_utc(value, seconds=True)
+            return None
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and column == "state":
+            return QtGui.QColor(_STATE_COLOURS.get(run.state, "#000000"))
+        if role == KEY_ROLE:
+            return (run.dag_id, run.run_id)
+        return None
+
+    def _display(self, run: DagRun, column: str) -> str:
+        value = _value(run, column)
+        if value is None:
+            return "—"
+        if isinstance(value, datetime):
+            local = value.astimezone(self.zone)
+            return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+        if column == "interval":
+            return fmt_span(value)
+        return str(value)
+
+
+class RunsFilterProxy(QtCore.QSortFilterProxyModel):
+    """Filter by free text (dag_id, run_id, run_type, state, partition_key) and by state."""
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self._state = ""
+        self._dag = ""
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+
+    def set_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self._text = text.strip().lower()
+        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
+
+    def set_state(self, state: str) -> None:
+        self.beginFilterChange()
+        self._state = state
+        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
+
+    def set_dag(self, dag_id: str) -> None:
+        self.beginFilterChange()
+        self._dag = dag_id
+        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(
+        self, source_row: int, source_parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex
+    ) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, RunsTableModel)
+        run = model.run_at(source_row)
+        if self._state and run.state != self._state:
+            return False
+        if self._dag and run.dag_id != self._dag:
+            return False
+        if not self._text:
+            return True
+        haystack = f"{run.dag_id} {run.run_id} {run.run_type} {run.state} {run.partition_key or ''}"
+        return all(word in haystack.lower() for word in self._text.split())
+
+
+class RunsTable(QtWidgets.QWidget):
+    """The table with its filter bar; emits :attr:`run_selected` (dag_id, run_id)."""
+
+    run_selected = QtCore.Signal(str, str)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = RunsTableModel(self)
+        self.proxy = RunsFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter_edit = QtWidgets.QLineEdit()
+        self.filter_edit.setPlaceholderText("filter: dag_id, run_id, type, state, partition key")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.state_box = QtWidgets.QComboBox()
+        self.state_box.addItems(["any state", "queued", "running", "success", "failed"])
+        self.state_box.currentTextChanged.connect(
+            lambda text: self.proxy.set_state("" if text == "any state" else text)
+        )
+        self.count_label = QtWidgets.QLabel()
+        self.view = QtWidgets.QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, QtCore.Qt.SortOrder.AscendingOrder)
+        self.view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.setAlternatingRowColors(True)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.horizontalHeader().setResizeContentsPrecision(50)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.proxy.rowsInserted.connect(self._update_count)
+        self.proxy.modelReset.connect(self._update_count)
+        self.proxy.layoutChanged.connect(self._update_count)
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(self.filter_edit, 1)
+        bar.addWidget(self.state_box)
+        bar.addWidget(self.count_label)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        self._echo = False
+
+    def refresh(self, sim: Simulation) -> None:
+        empty = self.model.rowCount() == 0
+        self.model.refresh(sim)
+        self._update_count()
+        if empty and self.model.rowCount():  # size the columns once, from the first rows
+            self.view.resizeColumnsToContents()
+
+    def set_display_zone(self, name: str) -> None:
+        self.model.set_display_zone(name)
+
+    def select_run(self, dag_id: str, run_id: str) -> bool:
+        """Select and show a run's row without emitting :attr:`run_selected`."""
+        row = self.model.store.find(dag_id, run_id)
+        if row is None:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():  # filtered out: clear the filters that hide it
+            self.filter_edit.clear()
+            self.state_box.setCurrentIndex(0)
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self._echo = True
+        try:
+            self.view.selectionModel().setCurrentIndex(
+                index,
+                QtCore.QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QtCore.QItemSelectionModel.SelectionFlag.Rows,
+            )
+            self.view.scrollTo(index)
+        finally:
+            self._echo = False
+        return True
+
+    def selected_run(self) -> tuple[str, str] | None:
+        index = self.view.selectionModel().currentIndex()
+        if not index.isValid():
+            return None
+        key = self.proxy.data(index, KEY_ROLE)
+        return None if key is None else (str(key[0]), str(key[1]))
+
+    def visible_keys(self) -> list[tuple[str, str]]:
+        """(dag_id, run_id) of the rows as the view shows them (sorted and filtered)."""
+        return [
+            tuple(self.proxy.data(self.proxy.index(r, 0), KEY_ROLE))
+            for r in range(self.proxy.rowCount())
+        ]
+
+    def _current_changed(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
+        if self._echo or not current.isValid():
+            return
+        key = self.proxy.data(current, KEY_ROLE)
+        if key is not None:
+            self.run_selected.emit(key[0], key[1])
+
+    def _update_count(self, *args: object) -> None:
+        self.count_label.setText(f"{self.proxy.rowCount()} of {self.model.rowCount()} runs")
+
+
+def link_selection(timeline: TimelinePane, table: RunsTable) -> None:
+    """Selecting a run in either selects it in the other (no echo loops).
+
+    A selection made in the table also moves the timeline to the run when it is
+    off-screen, and re-emits the timeline's :attr:`dag_selected` for the canvas.
+    """
+
+    def from_timeline(dag_id: str, run_id: str) -> None:
+        table.select_run(dag_id, run_id)
+
+    def from_table(dag_id: str, run_id: str) -> None:
+        if timeline.select_run(dag_id, run_id, emit=False):
+            row = timeline.runs.find(dag_id, run_id)
+            if row is not None:
+                run = timeline.runs.runs[row]
+                x0, x1 = timeline.x_range()
+                if not (x0 <= run.created_at <= x1):
+                    timeline.center_on(run.created_at)
+            timeline.dag_selected.emit(dag_id)
+
+    timeline.run_selected.connect(from_timeline)
+    table.run_selected.connect(from_table)
+    timeline.display_zone_changed.connect(table.set_display_zone)

@@ -1,0 +1,238 @@
+"""The timeline's Qt-free parts: DST bands, time axis ticks, incremental run arrays, compare.
+
+Zones are pinned (America/New_York: 2024-03-10 02:00 EST → 03:00 EDT, 2024-11-03
+02:00 EDT → 01:00 EST; Europe/London: 2024-03-31 01:00 GMT → 02:00 BST).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from explorer.engine.tz import get_zone
+from explorer.scenario import build_engine_inputs, load_scenario
+from explorer.scenario.simulate import make_simulation
+from explorer.ui.panels.captions import StepReport, caption
+from explorer.ui.panels.compare_model import compare, side_of, variants_of
+from explorer.ui.timeline.axes import tick_instants
+from explorer.ui.timeline.batch import decimate
+from explorer.ui.timeline.data import EventStore, RunStore, ghost_runs, lanes_for
+from explorer.ui.timeline.dst import transitions_between
+from explorer.ui.timeline.timebase import fmt_local, fmt_span
+
+SCENARIOS = Path(__file__).parents[2] / "resources" / "scenarios"
+NY = "America/New_York"
+
+
+def utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+def orders_mart(script: bool = True):  # type: ignore[no-untyped-def]
+    scenario = load_scenario(SCENARIOS / "ny_dst_orders_mart.json")
+    if not script:
+        scenario = dataclasses.replace(scenario, script=())
+    return make_simulation(build_engine_inputs(scenario)), scenario
+
+
+class TestDstTransitions:
+    @pytest.mark.parametrize(
+        ("zone", "at", "hours", "skipped", "wall"),
+        [
+            (NY, utc(2024, 3, 10, 7), 23, True, ("02:00", "03:00")),
+            (NY, utc(2024, 11, 3, 6), 25, False, ("01:00", "02:00")),
+            ("Europe/London", utc(2024, 3, 31, 1), 23, True, ("01:00", "02:00")),
+        ],
+        ids=["new-york-spring-forward", "new-york-fall-back", "london-spring-forward"],
+    )
+    def test_each_transition_is_found_with_its_day(
+        self, zone: str, at: datetime, hours: int, skipped: bool, wall: tuple[str, str]
+    ) -> None:
+        found = [
+            t for t in transitions_between([zone], utc(2024, 1, 1), utc(2024, 12, 31)) if t.at == at
+        ]
+        assert len(found) == 1
+        tr = found[0]
+        assert tr.day_length == timedelta(hours=hours)
+        assert tr.spring_forward is skipped
+        a, b = tr.wall_times
+        assert (f"{a:%H:%M}", f"{b:%H:%M}") == wall
+        assert tr.title == f"{hours} h day"
+        assert ("skipped" if skipped else "repeated") in tr.detail
+
+    def test_utc_has_no_transitions_and_zones_are_not_repeated(self) -> None:
+        assert transitions_between(["UTC"], utc(2024, 1, 1), utc(2025, 1, 1)) == []
+        twice = transitions_between([NY, NY], utc(2024, 3, 1), utc(2024, 3, 20))
+        assert len(twice) == 1
+
+    def test_the_day_starts_at_local_midnight(self) -> None:
+        (tr,) = transitions_between([NY], utc(2024, 3, 8), utc(2024, 3, 13))
+        assert tr.day_start == utc(2024, 3, 10, 5)  # 00:00 EST
+        assert tr.day_end == utc(2024, 3, 11, 4)  # 00:00 EDT
+
+
+class TestTimeAxis:
+    def test_hourly_ticks_skip_the_wall_hour_that_does_not_exist(self) -> None:
+        ticks = tick_instants(
+            utc(2024, 3, 10, 5).timestamp(), utc(2024, 3, 10, 9).timestamp(), 3600, get_zone(NY)
+        )
+        walls = [datetime.fromtimestamp(x, UTC).astimezone(get_zone(NY)).hour for x in ticks]
+        assert walls == [0, 1, 3, 4, 5]
+
+    def test_daily_ticks_stay_on_local_midnight_across_dst(self) -> None:
+        ticks = tick_instants(
+            utc(2024, 3, 9).timestamp(), utc(2024, 3, 12).timestamp(), 86400, get_zone(NY)
+        )
+        assert [datetime.fromtimestamp(x, UTC) for x in ticks] == [
+            utc(2024, 3, 9, 5),
+            utc(2024, 3, 10, 5),
+            utc(2024, 3, 11, 4),
+        ]
+
+
+class TestFormatting:
+    @pytest.mark.parametrize(
+        ("delta", "text"),
+        [
+            (timedelta(hours=23), "23 h"),
+            (timedelta(hours=25), "25 h"),
+            (timedelta(days=1), "24 h"),
+            (timedelta(minutes=20), "20 min"),
+            (timedelta(days=3, hours=2), "3 d 2 h"),
+            (timedelta(0), "0 s"),
+        ],
+    )
+    def test_spans_read_the_way_people_say_them(self, delta: timedelta, text: str) -> None:
+        assert fmt_span(delta) == text
+
+    def test_local_time_carries_the_zone_abbreviation(self) -> None:
+        assert fmt_local(utc(2024, 3, 10, 7), get_zone(NY)) == "Sun 10 Mar 2024 03:00 EDT"
+
+
+class TestRunStore:
+    def test_sync_appends_new_runs_and_rereads_only_active_ones(self) -> None:
+        sim, _ = orders_mart()
+        store = RunStore()
+        sim.advance_to(utc(2024, 3, 9, 5, 10))
+        first = store.sync(sim.runs)
+        assert first.reset and len(store) == len(sim.runs)
+        running = [i for i, r in enumerate(sim.runs) if r.active]
+        assert running  # ingest_orders' first run is still running at 05:10Z
+        sim.advance_to(utc(2024, 3, 10, 12))
+        second = store.sync(sim.runs)
+        assert not second.reset
+        assert set(running) <= set(second.changed)
+        assert list(second.appended) == list(range(len(first.appended), len(sim.runs)))
+        states = store.states()
+        assert states[running[0]] == 2  # success now
+        assert np.isfinite(store.col("end")[running[0]])
+
+    def test_a_rewind_rebuilds_from_the_new_objects(self) -> None:
+        sim, _ = orders_mart()
+        store = RunStore()
+        sim.advance_to(utc(2024, 3, 12))
+        store.sync(sim.runs)
+        sim.rewind_to(utc(2024, 3, 9, 6))
+        result = store.sync(sim.runs)
+        assert result.reset and len(store) == len(sim.runs)
+        assert store.runs[0] is sim.runs[0]
+
+    def test_asset_triggered_runs_have_no_interval(self) -> None:
+        sim, _ = orders_mart()
+        sim.advance_to(utc(2024, 3, 12))
+        store = RunStore()
+        store.sync(sim.runs)
+        mart = [i for i, r in enumerate(sim.runs) if r.dag_id == "orders_mart"]
+        assert mart and all(store.no_interval()[i] == 1 for i in mart)
+        assert all(np.isnan(store.col("ival_start")[i]) for i in mart)
+
+    def test_events_sync_incrementally(self) -> None:
+        sim, _ = orders_mart()
+        events = EventStore()
+        sim.advance_to(utc(2024, 3, 9, 12))
+        assert events.sync(sim.state.assets.events)
+        count = len(events)
+        assert not events.sync(sim.state.assets.events)
+        sim.advance_to(utc(2024, 3, 11, 12))
+        assert events.sync(sim.state.assets.events) and len(events) > count
+
+
+class TestLanesAndGhosts:
+    def test_dags_then_assets_and_canvas_order_first(self) -> None:
+        sim, _ = orders_mart()
+        lanes = lanes_for(sim)
+        assert [lane.key for lane in lanes[:3]] == [
+            "ingest_orders",
+            "ingest_customers",
+            "orders_mart",
+        ]
+        assert {lane.kind for lane in lanes[3:]} == {"asset"}
+        ordered = lanes_for(sim, ["orders_mart", "s3://warehouse/orders"])
+        assert [lane.key for lane in ordered[:2]] == ["orders_mart", "s3://warehouse/orders"]
+
+    def test_the_next_run_cache_becomes_a_ghost(self) -> None:
+        sim, _ = orders_mart()
+        sim.advance_to(utc(2024, 3, 10, 12))
+        ghost = {g.dag_id: g for g in ghost_runs(sim)}["ingest_orders"]
+        assert ghost.logical_date == utc(2024, 3, 10, 5)
+        assert ghost.interval_end is not None and ghost.interval_start is not None
+        assert ghost.interval_end - ghost.interval_start == timedelta(hours=23)
+
+
+class TestDecimation:
+    def test_touching_rectangles_of_one_band_become_one(self) -> None:
+        n = 10_000
+        x0 = np.repeat(np.arange(100, dtype=float), n // 100) + 0.2
+        x1 = x0 + 0.3
+        a, b, c, d = decimate(x0, x1, np.zeros(n), np.full(n, 10.0))
+        assert (a.tolist(), b.tolist(), c.tolist(), d.tolist()) == ([0], [100], [0], [10])
+
+    def test_gaps_and_bands_are_kept(self) -> None:
+        x0 = np.array([0, 5, 100, 102, 300] * 1000, dtype=float)
+        y0 = np.repeat([0.0, 20.0], 2500)
+        a, b, c, _ = decimate(x0, x0 + 3, y0, y0 + 5)
+        assert sorted(zip(c.tolist(), a.tolist(), b.tolist(), strict=True)) == [
+            (0, 0, 3),
+            (0, 5, 8),
+            (0, 100, 105),
+            (0, 300, 303),
+            (20, 0, 3),
+            (20, 5, 8),
+            (20, 100, 105),
+            (20, 300, 303),
+        ]
+
+    def test_small_batches_are_left_alone(self) -> None:
+        x = np.arange(10, dtype=float)
+        assert decimate(x, x + 1, x, x + 1)[0] is x
+
+
+class TestCompare:
+    def test_trigger_and_data_interval_of_one_cron_differ_in_logical_date(self) -> None:
+        inputs = build_engine_inputs(load_scenario(SCENARIOS / "ny_dst_spring_forward.json"))
+        spec = next(d for d in inputs.dags if d.dag_id == "ingest_orders")
+        (variant,) = variants_of(spec)
+        assert variant.timetable.name == "CronTriggerTimetable"
+        pairs = compare(side_of(spec), variant, utc(2024, 3, 8, 5), 5)
+        paired = [p for p in pairs if p.a and p.b]
+        assert all(p.a.run_after == p.b.run_after for p in paired)  # type: ignore[union-attr]
+        dst = next(p for p in paired if p.run_after == utc(2024, 3, 11, 4))
+        assert "logical_date: B 23 h later" in dst.differences
+        assert "interval 23 h vs 0 s" in dst.differences
+        assert pairs[0].differences == ("only in B",)
+
+
+class TestCaptions:
+    def test_a_step_is_told_in_the_display_zone(self) -> None:
+        sim, _ = orders_mart()
+        changes = []
+        sim.subscribe(changes.append)
+        sim.advance_to(utc(2024, 3, 11, 4))
+        created = [c for c in changes if c.kind == "run_created" and c.at == utc(2024, 3, 11, 4)]
+        text = caption(StepReport(utc(2024, 3, 11, 3), utc(2024, 3, 11, 4), created), get_zone(NY))
+        assert text.startswith("Mon 11 Mar 2024 00:00 EDT · 2024-03-11 04:00Z")
+        assert "ingest_orders: run for the 23 h interval" in text

@@ -79,10 +79,19 @@ if __package__ in (None, ""):
 
 from benchmarks._airflow_side import Case, Result, decode_args, fmt
 from benchmarks.bench_timetables import Mismatch, airflow_chains, compare, our_chain, run_row
+from explorer.engine.assets.condition import AllOf, AnyOf, AssetKey, AssetNode, Condition
 from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.partitions import build_mapper
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.simulation import SchedulerConfig, Simulation
-from explorer.engine.timetables import Timetable, timetable_from_schedule, timetable_from_spec
+from explorer.engine.timetables import (
+    AssetTriggeredTimetable,
+    CronPartitionTimetable,
+    Timetable,
+    timetable_from_schedule,
+    timetable_from_spec,
+)
+from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from explorer.engine.types import DagRunInfo
 
 CLOCK_START = datetime(2024, 3, 1, tzinfo=UTC)
@@ -139,17 +148,56 @@ def _schedule(kind: str, zone: str, rng: random.Random) -> tuple[Timetable, str,
     return table, name, {**args, "timezone": zone}
 
 
-def generate(n: int, seed: int) -> list[GeneratedDag]:
-    """N DAGs, the same for the same ``seed``."""
+ASSETS = 200
+
+
+def _asset(i: int) -> AssetKey:
+    return AssetKey(f"asset_{i:03d}", f"s3://lake/asset_{i:03d}")
+
+
+def _condition(rng: random.Random) -> Condition:
+    """1-4 of the 200 assets, combined with AND, OR or one nested level of each."""
+    leaves: list[Condition] = [
+        AssetNode(_asset(i)) for i in rng.sample(range(ASSETS), rng.randint(1, 4))
+    ]
+    if len(leaves) == 1:
+        return leaves[0]
+    shape = rng.random()
+    if shape < 0.5:
+        return AllOf(tuple(leaves))
+    if shape < 0.8:
+        return AnyOf(tuple(leaves))
+    return (
+        AllOf((AnyOf(tuple(leaves[:2])), *leaves[2:])) if len(leaves) > 2 else AnyOf(tuple(leaves))
+    )
+
+
+def generate(n: int, seed: int, *, assets: bool = True, rollups: int = 0) -> list[GeneratedDag]:
+    """N DAGs, the same for the same ``seed``.
+
+    With ``assets`` (the default) 30% of them are asset consumers of 1-4 of 200
+    assets through AND/OR conditions, and every time-driven DAG's first task
+    writes one of those assets. ``rollups`` adds that many pairs of an hourly
+    CronPartitionTimetable producer and a daily RollupMapper(StartOfDayMapper,
+    DayWindow) consumer (the rollup-heavy case).
+    """
     rng = random.Random(seed)
     out: list[GeneratedDag] = []
+    consumers = set(rng.sample(range(n), round(n * 0.3))) if assets else set()
     for index, kind in enumerate(_kinds(n, rng)):
+        if index in consumers:
+            out.append(_consumer(index, rng))
+            continue
         zone = rng.choice(ZONES)
         table, name, args = _schedule(kind, zone, rng)
         start = CLOCK_START - timedelta(days=rng.randint(1, 60), hours=rng.randrange(24))
         catchup = rng.random() < 0.1
         tasks = tuple(
-            TaskSpec(f"t{k}", duration=timedelta(minutes=rng.randint(1, 30)))
+            TaskSpec(
+                f"t{k}",
+                duration=timedelta(minutes=rng.randint(1, 30)),
+                outlets=(_asset(rng.randrange(ASSETS)),) if assets and k == 0 else (),
+            )
             for k in range(rng.randint(1, 3))
         )
         dag_id = f"dag_{index:05d}_{kind}"
@@ -172,7 +220,64 @@ def generate(n: int, seed: int) -> list[GeneratedDag]:
             max_runs=0,
         )
         out.append(GeneratedDag(spec, kind, case))
+    for pair in range(rollups):
+        out.extend(_rollup_pair(pair))
     return out
+
+
+def _consumer(index: int, rng: random.Random) -> GeneratedDag:
+    dag_id = f"dag_{index:05d}_asset"
+    spec = DagSpec(
+        dag_id=dag_id,
+        timetable=AssetTriggeredTimetable(_condition(rng)),
+        start_date=CLOCK_START - timedelta(days=1),
+        max_active_runs=rng.choice((1, 16)),
+        tasks=(TaskSpec("t0", duration=timedelta(minutes=rng.randint(1, 30))),),
+    )
+    return GeneratedDag(spec, "asset", _no_case(dag_id))
+
+
+def _rollup_pair(pair: int) -> list[GeneratedDag]:
+    key = AssetKey(f"hourly_{pair:03d}", f"s3://lake/hourly_{pair:03d}")
+    producer = DagSpec(
+        dag_id=f"rollup_{pair:03d}_producer",
+        timetable=CronPartitionTimetable("0 * * * *", timezone="UTC"),
+        start_date=CLOCK_START,
+        tasks=(TaskSpec("write", duration=timedelta(minutes=5), outlets=(key,)),),
+    )
+    mapper = build_mapper(
+        {
+            "mapper": "RollupMapper",
+            "args": {
+                "upstream_mapper": {"mapper": "StartOfDayMapper"},
+                "window": {"window": "DayWindow"},
+            },
+        }
+    )
+    consumer = DagSpec(
+        dag_id=f"rollup_{pair:03d}_daily",
+        timetable=PartitionedAssetTimetable(assets=AssetNode(key), default_partition_mapper=mapper),
+        start_date=CLOCK_START,
+        tasks=(TaskSpec("summarise", duration=timedelta(minutes=10)),),
+    )
+    return [
+        GeneratedDag(producer, "rollup_producer", _no_case(producer.dag_id)),
+        GeneratedDag(consumer, "rollup_consumer", _no_case(consumer.dag_id)),
+    ]
+
+
+def _no_case(dag_id: str) -> Case:
+    """Asset-driven and partitioned DAGs are not timed against Airflow's timetables."""
+    return Case(
+        id=dag_id,
+        timetable="",
+        args={},
+        start_date=None,
+        end_date=None,
+        catchup=False,
+        now=None,
+        max_runs=0,
+    )
 
 
 def simulate(
@@ -208,7 +313,8 @@ def simulate(
 
 def sample_cases(dags: list[GeneratedDag], sim: Simulation, k: int) -> list[Case]:
     """The scheduler's chain of calls for ``k`` evenly spaced DAGs (see the docstring)."""
-    n = len(dags)
+    timed = [d for d in dags if d.case["timetable"]]
+    n = len(timed)
     picked = sorted({i * n // k for i in range(min(k, n))})
     by_dag: dict[str, list[str]] = {}
     for run in sim.runs:
@@ -216,7 +322,7 @@ def sample_cases(dags: list[GeneratedDag], sim: Simulation, k: int) -> list[Case
             by_dag.setdefault(run.dag_id, []).append(fmt(run.created_at) or "")
     cases: list[Case] = []
     for i in picked:
-        case = dags[i].case
+        case = timed[i].case
         clocks = [fmt(CLOCK_START) or "", *by_dag.get(case["id"], [])]
         fields: dict[str, Any] = {**case, "now_per_call": clocks, "max_runs": len(clocks)}
         cases.append(Case(**fields))  # type: ignore[typeddict-item]
@@ -259,6 +365,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
     parser.add_argument("--profile", action="store_true", help="cProfile the simulation")
     parser.add_argument(
+        "--no-assets", action="store_true", help="time-driven DAGs only (no asset consumers)"
+    )
+    parser.add_argument(
+        "--rollups",
+        type=int,
+        default=0,
+        metavar="K",
+        help="add K hourly-keyed producers rolled up daily (the rollup-heavy case)",
+    )
+    parser.add_argument(
         "--checkpoint-every",
         type=int,
         default=0,
@@ -269,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     begin = time.perf_counter()
-    dags = generate(args.dags, args.seed)
+    dags = generate(args.dags, args.seed, assets=not args.no_assets, rollups=args.rollups)
     generate_s = time.perf_counter() - begin
     kinds: dict[str, int] = {}
     for d in dags:

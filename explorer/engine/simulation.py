@@ -109,8 +109,9 @@ class _State:
     backfills: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     assets: AssetStore = field(default_factory=AssetStore)
-    #: DAGs with asset queue rows (AS-2).
+    #: DAGs with asset queue rows (AS-2), and those whose condition they satisfy (AS-3).
     asset_queued: set[str] = field(default_factory=set)
+    asset_ready: set[str] = field(default_factory=set)
     #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
     audit_log: list[dict[str, Any]] = field(default_factory=list)
     watchers: WatcherState = field(default_factory=WatcherState)
@@ -331,7 +332,7 @@ class Simulation:
         due = self._peek_due()
         if due is not None:
             reasons.append(due)
-        if st.asset_queued and asset_rules.asset_runs_due(self):
+        if st.asset_ready and asset_rules.asset_runs_due(self):
             reasons.append(st.now)
         stale: list[tuple[str, int]] = []
         for key, run in st.pending.items():
@@ -505,7 +506,7 @@ class Simulation:
                 candidates.append(dag)
             else:
                 self._reschedule(dag)
-        asset_ready = asset_rules.ready_asset_dags(self) if st.asset_queued else []
+        asset_ready = asset_rules.ready_asset_dags(self) if st.asset_ready else []
         if skip:  # SCH-1: a DAG that got a partition run this loop gets nothing else
             for dag in [d for d in candidates if d.dag_id in skip]:
                 candidates.remove(dag)

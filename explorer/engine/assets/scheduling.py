@@ -74,6 +74,7 @@ def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None
     for dag in dags:
         if dag.direct_assets and dag.assets_first_seen is None:
             dag.assets_first_seen = at
+    refresh_ready(sim, None)  # an asset turned inactive may unresolve a reference
 
 
 def record_event(
@@ -100,8 +101,9 @@ def record_event(
         via_aliases=tuple(sorted(via_aliases)),
         wrote_data=wrote_data,
     )
-    st.assets.add(event)
+    new_resolution = st.assets.add(event)
     st.dirty = True
+    touched: list[DagState] = []
     for dag in st.dags.values():
         if not dag.deployed or dag.is_paused or dag.spec.timetable.asset_condition is None:
             continue
@@ -117,6 +119,9 @@ def record_event(
         elif partition_key is None:
             dag.adrq.setdefault(key, st.now)  # the first event since last cleared (AS-2)
             st.asset_queued.add(dag.dag_id)
+            touched.append(dag)
+    # Readiness changes only with queue rows, alias resolutions and active flags (AS-3).
+    refresh_ready(sim, None if new_resolution else touched)
     sim._emit("asset_event", None, None, key.label())
     return event
 
@@ -234,15 +239,24 @@ def condition_ready(sim: Simulation, dag: DagState) -> bool:
     return evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
 
 
+def refresh_ready(sim: Simulation, dags: list[DagState] | None) -> None:
+    """Re-evaluate the condition of ``dags`` (None: every DAG with queue rows)."""
+    st = sim.state
+    targets = [st.dags[d] for d in st.asset_queued] if dags is None else dags
+    for dag in targets:
+        if condition_ready(sim, dag):
+            st.asset_ready.add(dag.dag_id)
+        else:
+            st.asset_ready.discard(dag.dag_id)
+
+
 def ready_asset_dags(sim: Simulation) -> list[DagState]:
     """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs."""
     st = sim.state
     ready = []
-    for dag_id in sorted(st.asset_queued, key=lambda d: st.dags[d].order):
+    for dag_id in sorted(st.asset_ready, key=lambda d: st.dags[d].order):
         dag = st.dags[dag_id]
         if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
-            continue
-        if not condition_ready(sim, dag):
             continue
         # AS-4: the live count includes every active run, backfills too (SCH-5).
         if dag.active_runs(include_backfill=True) >= dag.spec.max_active_runs:
@@ -252,7 +266,7 @@ def ready_asset_dags(sim: Simulation) -> list[DagState]:
 
 
 def asset_runs_due(sim: Simulation) -> bool:
-    return bool(ready_asset_dags(sim)) if sim.state.asset_queued else False
+    return bool(ready_asset_dags(sim)) if sim.state.asset_ready else False
 
 
 def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
@@ -277,6 +291,7 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     run.consumed_asset_events = tuple(e.id for e in consumed)
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
+    st.asset_ready.discard(dag.dag_id)
     sim._emit("run_created", dag.dag_id, run)
     return run
 
@@ -288,9 +303,9 @@ def consumed_events(
     store = sim.state.assets
     chosen: dict[int, AssetEvent] = {}
     for key in dag.direct_assets:
-        for event in store.between(store.by_asset.get(key, []), floor, upto):
+        for event in store.between(key, floor, upto):
             chosen[event.id] = event
     for alias in dag.schedule_aliases:
-        for event in store.between(store.by_alias.get(alias, []), floor, upto):
+        for event in store.between(alias, floor, upto):
             chosen[event.id] = event
     return sorted(chosen.values(), key=lambda e: (e.timestamp, e.id))

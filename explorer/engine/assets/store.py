@@ -56,16 +56,24 @@ class AssetStore:
     alias_assets: dict[str, list[AssetKey]] = field(default_factory=dict)
     #: every asset the deployment knows, with its active flag (URI-2).
     active: dict[AssetKey, bool] = field(default_factory=dict)
+    #: timestamps parallel to ``by_asset`` / ``by_alias``, for bisection.
+    stamps: dict[object, list[datetime]] = field(default_factory=dict)
 
-    def add(self, event: AssetEvent) -> None:
+    def add(self, event: AssetEvent) -> bool:
+        """Store ``event``; True when it resolved an alias to an asset for the first time."""
         self.events.append(event)
         self.by_asset.setdefault(event.asset, []).append(event)
+        self.stamps.setdefault(event.asset, []).append(event.timestamp)
         self.active.setdefault(event.asset, True)
+        resolved_new = False
         for alias in event.via_aliases:
             self.by_alias.setdefault(alias, []).append(event)
+            self.stamps.setdefault(("alias", alias), []).append(event.timestamp)
             resolved = self.alias_assets.setdefault(alias, [])
             if event.asset not in resolved:
                 resolved.append(event.asset)
+                resolved_new = True
+        return resolved_new
 
     def resolve_ref(self, ref: RefNode) -> AssetKey | None:
         """``Asset.ref`` → the active asset with that name (or uri), if any (AS-3)."""
@@ -78,15 +86,19 @@ class AssetStore:
         return tuple(self.alias_assets.get(name, ()))
 
     def between(
-        self, events: list[AssetEvent], floor: datetime | None, upto: datetime
+        self, source: AssetKey | str, floor: datetime | None, upto: datetime
     ) -> list[AssetEvent]:
-        """Events with ``floor < timestamp <= upto`` from a time-ordered list."""
-        stamps = [e.timestamp for e in events]
+        """Events of an asset (or of an alias, by name) with ``floor < timestamp <= upto``."""
+        if isinstance(source, str):
+            events = self.by_alias.get(source, [])
+            stamps = self.stamps.get(("alias", source), [])
+        else:
+            events = self.by_asset.get(source, [])
+            stamps = self.stamps.get(source, [])
         lo = 0 if floor is None else bisect_right(stamps, floor)
         hi = bisect_right(stamps, upto)
         return events[lo:hi]
 
     def latest_before(self, key: AssetKey, at: datetime) -> AssetEvent | None:
-        events = self.by_asset.get(key, [])
-        index = bisect_left([e.timestamp for e in events], at)
-        return events[index - 1] if index else None
+        index = bisect_left(self.stamps.get(key, []), at)
+        return self.by_asset[key][index - 1] if index else None

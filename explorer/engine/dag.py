@@ -56,6 +56,9 @@ class TaskSpec:
     alias_events: tuple[AliasEmission, ...] = ()
     #: Probability that a run of this task fails, drawn from the simulation's seed.
     failure_rate: float = 0.0
+    #: Assets the task reads (``inlets``): the record lists the latest event of each at
+    #: the moment the task starts, what ``inlet_events[asset][-1]`` would return.
+    inlets: tuple[Outlet, ...] = ()
 
     def __post_init__(self) -> None:
         if self.duration < timedelta(0):

@@ -102,6 +102,7 @@ def _run(run: DagRun, events: list[AssetEvent]) -> dict[str, Any]:
             "start_date": iso(t.start_date),
             "end_date": iso(t.end_date),
             "wrote_data": t.state == "success" and t.outcome != "success_no_data",
+            "inlet_events": list(t.inlet_events),
         }
         for t in run.tasks
     ]

@@ -30,6 +30,8 @@ class TaskInstance:
     finish_at: datetime | None = None
     end_date: datetime | None = None
     held: bool = False
+    #: Per inlet, the id of the latest event of that asset when the task started.
+    inlet_events: tuple[int | None, ...] = ()
 
     @property
     def finished(self) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 
 from explorer.engine import actions as act
 from explorer.engine.assets import scheduling as asset_rules
-from explorer.engine.assets.condition import AssetKey
+from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
 from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
 from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
@@ -709,6 +709,8 @@ class Simulation:
                     continue
                 task.state = "running"
                 task.start_date = now
+                if spec_tasks[task_index].inlets:
+                    task.inlet_events = self._inlet_events(spec_tasks[task_index], now)
                 if task.held:
                     continue
                 task.finish_at = now + spec_tasks[task_index].duration + self._delay(run, task)
@@ -717,6 +719,21 @@ class Simulation:
                     st.completions,
                     (task.finish_at, st.dags[run.dag_id].order, run.nth, task_index, st.seq),
                 )
+
+    def _inlet_events(self, spec: TaskSpec, now: datetime) -> tuple[int | None, ...]:
+        """The latest event of each inlet asset at ``now`` (refs resolved; aliases: the
+        latest event emitted through them)."""
+        store = self.state.assets
+        out: list[int | None] = []
+        for inlet in spec.inlets:
+            events: list[Any]
+            if isinstance(inlet, AliasNode):
+                events = store.between(inlet.name, None, now)
+            else:
+                key = store.resolve_ref(inlet) if isinstance(inlet, RefNode) else inlet
+                events = [] if key is None else store.between(key, None, now)
+            out.append(events[-1].id if events else None)
+        return tuple(out)
 
     # ------------------------------------------------------------------ step 5
     def _finish_runs(self, now: datetime) -> bool:

@@ -88,3 +88,16 @@ def test_random_failures_are_reproducible_for_a_seed() -> None:
     assert first == outcomes(7)
     assert 5 <= first.count("failed") <= 25
     assert first != outcomes(8)
+
+
+def test_a_task_reads_the_latest_event_of_each_inlet_when_it_starts() -> None:
+    """``inlet_events[asset][-1]``: the newest event of the inlet at the task's start."""
+    orders = AssetKey("orders", "s3://lake/orders")
+    reader = DagSpec("report", CronTriggerTimetable("30 * * * *", timezone="UTC"),
+                     start_date=START,
+                     tasks=(TaskSpec("read", timedelta(minutes=5), inlets=(orders,)),))
+    script = [act.ExternalEvent(at=START + timedelta(minutes=m), asset=orders) for m in (10, 20)]
+    sim = Simulation([reader], start=START, script=script)
+    sim.advance_to(START + timedelta(hours=1))
+    (run,) = [r for r in sim.runs if r.run_after == START + timedelta(minutes=30)]
+    assert run.tasks[0].inlet_events == (1,)  # the 00:20 event, the second one

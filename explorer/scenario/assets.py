@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 NodeKind = Literal["asset", "asset_ref", "alias"]
-Role = Literal["schedule", "outlet", "alias_event", "asset_event"]
+Role = Literal["schedule", "inlet", "outlet", "alias_event", "asset_event"]
 #: (where, what), the shape of problems and warnings before a file name is added.
 Finding = tuple[JsonPath, str]
 
@@ -272,6 +272,9 @@ def asset_places(scenario: Scenario) -> Iterator[Place]:
                 yield Place(path, kind, body, "schedule", dag.dag_id)
         for t, task in enumerate(dag.tasks):
             task_path: JsonPath = (*base, "tasks", t)
+            for i, inlet in enumerate(task.inlets):
+                for path, kind, body in condition_nodes(inlet, (*task_path, "inlets", i)):
+                    yield Place(path, kind, body, "inlet", dag.dag_id, task.task_id)
             for o, outlet in enumerate(task.outlets):
                 for path, kind, body in condition_nodes(outlet, (*task_path, "outlets", o)):
                     yield Place(path, kind, body, "outlet", dag.dag_id, task.task_id)

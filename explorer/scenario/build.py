@@ -46,6 +46,7 @@ from explorer.engine.assets.watchers import SourceChange, WatcherSpec
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
+from explorer.scenario.asset_dags import PathMap, expand
 from explorer.scenario.assets import AssetCatalog, Finding, asset_notes, frozen_extra
 from explorer.scenario.checks import check_scenario
 from explorer.scenario.errors import JsonPath, ScenarioError, raise_problems, render_path
@@ -112,16 +113,20 @@ def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> En
     raise_problems(schema_problems(document, source=source))
     readings: dict[int, ScheduleReading] = {}
     raise_problems(check_scenario(scenario, source=source, readings=readings))
+    expanded, back = expand(scenario)  # @asset DAGs as DAGs, reported at their own place
     try:
-        return _Builder(scenario, source).build(readings, document)
+        return _Builder(expanded, source, back).build(readings, document)
     except ScenarioError as exc:  # the rules passed, so only a bug gets here: still located
-        raise ScenarioError(source, exc.steps or exc.path, exc.message) from exc
+        raise ScenarioError(
+            source, back(exc.steps) if exc.steps else exc.path, exc.message
+        ) from exc
 
 
 class _Builder:
-    def __init__(self, scenario: Scenario, source: str) -> None:
+    def __init__(self, scenario: Scenario, source: str, back: PathMap) -> None:
         self.scenario = scenario
         self.source = source
+        self.back = back
         self.assets = AssetCatalog(scenario.assets)
         #: (where, what) warnings, sorted into file order at the end.
         self.notes: list[Finding] = []
@@ -143,6 +148,7 @@ class _Builder:
                     (path, f"at {action.at.text} is after clock.until: it never happens")
                 )
             script.append(self.action(action, path, specs))
+        self.notes = [(self.back(path), message) for path, message in self.notes]
         self.notes.sort(key=lambda note: document_order(document, note[0]))
         settings = scenario.scheduler
         return EngineInputs(
@@ -220,6 +226,9 @@ class _Builder:
         outlets = tuple(
             self.assets.outlet(node, (*path, "outlets", o)) for o, node in enumerate(task.outlets)
         )
+        inlets = tuple(
+            self.assets.outlet(node, (*path, "inlets", i)) for i, node in enumerate(task.inlets)
+        )
         aliases = {o.name for o in outlets if isinstance(o, AliasNode)}
         emissions = self.emissions(
             task.alias_events, (*path, "alias_events"), task.task_id, aliases
@@ -235,6 +244,7 @@ class _Builder:
                 partition_keys=task.partition_keys or (),
                 alias_events=emissions,
                 failure_rate=task.failure_rate,
+                inlets=inlets,
             )
         except EngineError as exc:
             raise ScenarioError(self.source, path, str(exc)) from exc

@@ -21,6 +21,7 @@ from datetime import timedelta
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables import Timetable
+from explorer.scenario.asset_dags import asset_dag_problems, expand
 from explorer.scenario.assets import (
     AssetCatalog,
     declared_names,
@@ -81,6 +82,8 @@ def check_scenario(
     (by DAG index) rather than build them again.
     """
     kept: dict[int, ScheduleReading] = {} if readings is None else readings
+    written = scenario
+    scenario, back = expand(written)
     catalog = AssetCatalog(scenario.assets)
     found = [
         *_check_clock(scenario),
@@ -88,6 +91,19 @@ def check_scenario(
         *_check_dags(scenario, catalog, kept),
         *_check_script(scenario, catalog, _timetables(scenario, kept)),
     ]
+    first_expanded = len(written.dags)
+    found = [
+        (back(path), message)
+        for path, message in found
+        # a repeated dag_id of an @asset DAG is reported by asset_dag_problems
+        if not (
+            path[0] == "dags"
+            and isinstance(path[1], int)
+            and path[1] >= first_expanded
+            and path[2:] == ("dag_id",)
+        )
+    ]
+    found.extend(asset_dag_problems(written))
     return [ScenarioError(source, path, message) for path, message in found]
 
 
@@ -189,6 +205,8 @@ def _check_dag(dag: Dag, path: JsonPath, catalog: AssetCatalog) -> Problems:
             yield (*task_path, "task_id"), f"duplicate task_id {task.task_id!r} in this DAG"
         task_ids.add(task.task_id)
         yield from _check_keys(task.partition_keys, (*task_path, "partition_keys"))
+        for i, inlet in enumerate(task.inlets):
+            yield from _check_node(inlet, (*task_path, "inlets", i), catalog)
         for o, outlet in enumerate(task.outlets):
             yield from _check_node(outlet, (*task_path, "outlets", o), catalog)
         yield from _check_alias_events(task.alias_events, (*task_path, "alias_events"), catalog)

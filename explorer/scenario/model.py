@@ -28,12 +28,14 @@ __all__ = [
     "AirflowConfig",
     "AlertSettings",
     "AliasEvent",
+    "AssetDag",
     "AssetDecl",
     "AssetEventAction",
     "AssetNode",
     "BackfillAction",
     "Clock",
     "Dag",
+    "MultiAsset",
     "OverrideAction",
     "ParseAction",
     "PauseAction",
@@ -177,6 +179,8 @@ class Task:
     extras: JsonObject = field(default_factory=_extras)
     #: Probability (0..1) that a run of this task fails instead, drawn from the scenario's seed.
     failure_rate: float = 0.0
+    #: Assets the task reads (``inlets``); the record lists the latest event of each at start.
+    inlets: tuple[AssetNode, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +197,45 @@ class Dag:
     is_paused_upon_creation: bool = False
     tasks: tuple[Task, ...] = ()
     extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class MultiAsset:
+    """``@asset.multi(outlets=[...])`` on a function named ``dag_id``."""
+
+    dag_id: str
+    outlets: tuple[AssetNode, ...]
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class AssetDag:
+    """Airflow's ``@asset`` / ``@asset.multi`` shorthand, kept as written.
+
+    ``@asset(name=..., uri=..., schedule=...)``: a DAG and a task both named
+    ``name``, whose outlet is ``Asset(name, uri)`` (``uri`` defaults to the
+    name); with ``multi``: a DAG and a task named ``multi.dag_id`` writing
+    ``multi.outlets``. ``build`` expands it into an ordinary DAG (AS-1).
+    """
+
+    duration: Duration
+    schedule: ScheduleValue = None
+    name: str | None = None
+    uri: str | None = None
+    multi: MultiAsset | None = None
+    start_date: Instant | None = None
+    timezone: str = "UTC"
+    catchup: bool = False
+    is_paused_upon_creation: bool = False
+    extras: JsonObject = field(default_factory=_extras)
+
+    @property
+    def dag_id(self) -> str:
+        """The DAG's and the task's id: the asset name, or the multi function's name."""
+        if self.multi is not None:
+            return self.multi.dag_id
+        assert self.name is not None
+        return self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,3 +389,5 @@ class Scenario:
     #: Seed of the random task failures (``failure_rate``): same seed, same record.
     seed: int = 0
     alerts: AlertSettings = field(default_factory=AlertSettings)
+    #: ``@asset`` / ``@asset.multi`` definitions, expanded into DAGs at build.
+    asset_dags: tuple[AssetDag, ...] = ()

@@ -16,11 +16,13 @@ from explorer.scenario.model import (
     AirflowConfig,
     AlertSettings,
     AliasEvent,
+    AssetDag,
     AssetDecl,
     AssetEventAction,
     BackfillAction,
     Clock,
     Dag,
+    MultiAsset,
     OverrideAction,
     ParseAction,
     PauseAction,
@@ -54,6 +56,7 @@ def read_scenario(doc: JsonObject) -> Scenario:
         alerts=_alerts(raw.get("alerts", {})),
         assets=tuple(_asset(a) for a in raw.get("assets", [])),
         dags=tuple(_dag(d) for d in raw.get("dags", [])),
+        asset_dags=tuple(_asset_dag(d) for d in raw.get("asset_dags", [])),
         script=tuple(_action(a) for a in raw.get("script", [])),
         layout={node: (xy[0], xy[1]) for node, xy in raw.get("layout", {}).items()},
         extras=_extras(raw),
@@ -142,6 +145,25 @@ def _task(raw: dict[str, Any]) -> Task:
         alias_events=_alias_events(raw) or (),
         extras=_extras(raw),
         failure_rate=raw.get("failure_rate", 0.0),
+        inlets=tuple(raw.get("inlets", [])),
+    )
+
+
+def _asset_dag(raw: dict[str, Any]) -> AssetDag:
+    multi = raw.get("multi")
+    return AssetDag(
+        duration=Duration.parse(raw["duration"]),
+        schedule=raw.get("schedule"),
+        name=raw.get("name"),
+        uri=raw.get("uri"),
+        multi=None
+        if multi is None
+        else MultiAsset(multi["dag_id"], tuple(multi["outlets"]), _extras(multi)),
+        start_date=_instant(raw.get("start_date")),
+        timezone=raw.get("timezone", "UTC"),
+        catchup=raw.get("catchup", False),
+        is_paused_upon_creation=raw.get("is_paused_upon_creation", False),
+        extras=_extras(raw),
     )
 
 

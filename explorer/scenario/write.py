@@ -16,6 +16,7 @@ from explorer.scenario.model import (
     AirflowConfig,
     AlertSettings,
     AliasEvent,
+    AssetDag,
     AssetDecl,
     AssetEventAction,
     BackfillAction,
@@ -52,6 +53,8 @@ def write_scenario(scenario: Scenario) -> JsonObject:
     if scenario.assets:
         out["assets"] = [_asset(a) for a in scenario.assets]
     out["dags"] = [_dag(d) for d in scenario.dags]
+    if scenario.asset_dags:
+        out["asset_dags"] = [_asset_dag(d) for d in scenario.asset_dags]
     out["script"] = [_action(a) for a in scenario.script]
     if scenario.layout:
         out["layout"] = {node: [x, y] for node, (x, y) in scenario.layout.items()}
@@ -128,6 +131,8 @@ def _task(task: Task) -> JsonObject:
     out: JsonObject = {"task_id": task.task_id, "duration": task.duration.text}
     _put(out, "outcome", task.outcome, "success")
     _put(out, "failure_rate", task.failure_rate, 0.0)
+    if task.inlets:
+        out["inlets"] = list(task.inlets)
     if task.outlets:
         out["outlets"] = list(task.outlets)
     if task.partition_keys is not None:
@@ -154,6 +159,24 @@ def _dag(dag: Dag) -> JsonObject:
     _put(out, "max_active_runs", dag.max_active_runs, 16)
     _put(out, "is_paused_upon_creation", dag.is_paused_upon_creation, False)
     out["tasks"] = [_task(t) for t in dag.tasks]
+    return _with_extras(out, dag.extras)
+
+
+def _asset_dag(dag: AssetDag) -> JsonObject:
+    out: JsonObject = {}
+    if dag.multi is None:
+        out["name"] = dag.name
+        _put(out, "uri", dag.uri, None)
+    else:
+        multi: JsonObject = {"dag_id": dag.multi.dag_id, "outlets": list(dag.multi.outlets)}
+        out["multi"] = _with_extras(multi, dag.multi.extras)
+    out["schedule"] = dag.schedule
+    out["duration"] = dag.duration.text
+    if dag.start_date is not None:
+        out["start_date"] = dag.start_date.text
+    _put(out, "timezone", dag.timezone, "UTC")
+    _put(out, "catchup", dag.catchup, False)
+    _put(out, "is_paused_upon_creation", dag.is_paused_upon_creation, False)
     return _with_extras(out, dag.extras)
 
 

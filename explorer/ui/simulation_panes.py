@@ -7,11 +7,18 @@ document, rebuilt from the document's scenario after every command (undo
 included), and a failure injected from the timeline comes back as one
 command on the document's undo stack, so Save and undo see it too.
 
+The canvas follows the clock: each DAG node carries the session's live badge
+(running / failed, "1 of 2 assets updated", window members), and the
+timeline's lanes follow the canvas's top-to-bottom order, re-read whenever
+the scene is synced (opening, a layout, a move, an undo).
+
 If a command leaves a scenario the engine refuses, the simulation keeps the
 last one it could run and the status bar says why; the canvas stays usable.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
@@ -22,7 +29,10 @@ from explorer.ui.canvas.view import CanvasView
 from explorer.ui.commands import EditScenario
 from explorer.ui.document import ScenarioDocument
 
-__all__ = ["SimulationPanes", "available"]
+if TYPE_CHECKING:
+    from explorer.ui.panels.badges import DagBadge
+
+__all__ = ["SimulationPanes", "available", "badge_look"]
 
 
 def available() -> bool:
@@ -62,6 +72,45 @@ class SimulationPanes(QObject):
         self.session.scenario_edited.connect(self._edited)
         self.bench.timeline.dag_selected.connect(self._dag_from_timeline)
         scene.selectionChangedIds.connect(self._dag_from_canvas)
+        self._badges: dict[str, DagBadge] = {}
+        self._lane_order: list[str] | None = None
+        self.session.badges_changed.connect(self._show_badges)
+        scene.synced.connect(self._canvas_synced)
+        self._show_badges(self.session.badges())
+        self._follow_canvas_order()
+
+    # ----------------------------------------------------------------- canvas <-> clock
+    def _show_badges(self, badges: dict[str, DagBadge]) -> None:
+        self._badges = badges
+        for dag_id, badge in badges.items():
+            item = self.scene.nodes.get(f"dag:{dag_id}")
+            if item is not None:
+                item.set_live(badge_look(badge))
+
+    def _canvas_synced(self) -> None:
+        self._show_badges(self._badges)  # new items get theirs at once
+        self._follow_canvas_order()
+
+    def canvas_order(self) -> list[str]:
+        """DAG ids and asset uris in the canvas's top-to-bottom (then left-to-right) order."""
+        from explorer.ui.timeline.data import asset_keys_of
+
+        uris = {key.name: key.uri for key in asset_keys_of(self.session.sim) if key.name}
+        order: list[str] = []
+        items = sorted(self.scene.nodes.items(), key=lambda kv: (kv[1].y(), kv[1].x()))
+        for node_id, _item in items:
+            kind, _, name = node_id.partition(":")
+            if kind == "dag":
+                order.append(name)
+            elif kind == "asset":
+                order.append(uris.get(name, name))
+        return order
+
+    def _follow_canvas_order(self) -> None:
+        order = self.canvas_order()
+        if order != self._lane_order:
+            self._lane_order = order
+            self.bench.timeline.set_lane_order(order)
 
     def _scenario_changed(self, scenario: Scenario) -> None:
         try:
@@ -88,6 +137,29 @@ class SimulationPanes(QObject):
 
     def dispose(self) -> None:
         self.session.cancel()
+        self.scene.synced.disconnect(self._canvas_synced)
         for widget in (self.bench.tabs, self.bench):
             widget.setParent(None)
             widget.deleteLater()
+
+
+def badge_look(badge: DagBadge) -> tuple[str, str, str]:
+    """(label, tone, detail) of a DAG node's live badge."""
+    if badge.status == "running":
+        tone = "running"
+    elif badge.status == "failed":
+        tone = "failed"
+    elif badge.assets_ready is False or badge.members or badge.status in ("queued", "paused"):
+        tone = "waiting"
+    elif badge.status == "success":
+        tone = "ok"
+    else:
+        tone = "idle"
+    label = badge.text
+    detail = label
+    if tone == "waiting" and badge.status in ("success", "failed") and " · " in label:
+        # the count is what the consumer waits on now; the last run's end goes to the tooltip
+        label = "waiting · " + label.split(" · ", 1)[1]
+    if badge.last_state and badge.status != badge.last_state:
+        detail += f" (last run {badge.last_state})"
+    return label, tone, detail

@@ -39,6 +39,29 @@ class CanvasColors:
     def accent(self, kind: str) -> QColor:
         return self.accents.get(kind, self.border)
 
+    def live_tone(self, tone: str) -> QColor:
+        """Fill of a live-state badge (the text colour is chosen by its lightness)."""
+        dark = self.background.lightness() < 128
+        tones = _DARK_TONES if dark else _LIGHT_TONES
+        return tones.get(tone, self.muted)
+
+
+#: Live-state badge fills: saturated in the light theme (white text), light in the dark (dark text).
+_LIGHT_TONES = {
+    "running": QColor("#1f5fbf"),
+    "failed": QColor("#c62828"),
+    "waiting": QColor("#b06d00"),
+    "ok": QColor("#11805c"),
+    "idle": QColor("#5b6778"),
+}
+_DARK_TONES = {
+    "running": QColor("#6ea8fe"),
+    "failed": QColor("#ff7b72"),
+    "waiting": QColor("#ffc266"),
+    "ok": QColor("#4fd1a5"),
+    "idle": QColor("#aab4c0"),
+}
+
 
 def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128

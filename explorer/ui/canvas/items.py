@@ -97,6 +97,8 @@ class NodeItem(QGraphicsItem):
         self._hover_port: Port | None = None
         self._highlight = False
         self._size = self.measure()
+        #: Live state at the simulation clock (DAG nodes): (label, tone, detail), or None.
+        self.live: tuple[str, str, str] | None = None
         self.setToolTip(view.tooltip)
 
     @property
@@ -110,10 +112,33 @@ class NodeItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.view = view
         self._size = self.measure()
-        self.setToolTip(view.tooltip)
+        self._update_tooltip()
         for edge in self.edges:
             edge.adjust()
         self.update()
+
+    def set_live(self, live: tuple[str, str, str] | None) -> None:
+        """The badge under the node: ``(label, tone, detail)``; tone is one of
+        ``running``, ``failed``, ``waiting``, ``ok``, ``idle``."""
+        if live == self.live:
+            return
+        self.prepareGeometryChange()
+        self.live = live
+        self._update_tooltip()
+        self.update()
+
+    def _update_tooltip(self) -> None:
+        tip = self.view.tooltip
+        if self.live is not None:
+            tip = f"{tip}\n\nAt the clock: {self.live[2]}" if tip else self.live[2]
+        self.setToolTip(tip)
+
+    def live_rect(self) -> QRectF | None:
+        if self.live is None:
+            return None
+        r = self.body()
+        width = QFontMetricsF(_font(-1, bold=True)).horizontalAdvance(self.live[0]) + 18
+        return QRectF(r.left() + 8, r.bottom() + 4, min(max(width, 40.0), 420.0), 20)
 
     def set_colors(self, colors: CanvasColors) -> None:
         self.colors = colors
@@ -134,7 +159,9 @@ class NodeItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         m = PORT_RADIUS + 3
-        return self.body().adjusted(-m, -m, m, m)
+        bounds = self.body().adjusted(-m, -m, m, m)
+        live = self.live_rect()
+        return bounds if live is None else bounds.united(live.adjusted(-1, -1, 1, 1))
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -219,6 +246,25 @@ class NodeItem(QGraphicsItem):
             QRectF(center.x() - 8, center.y() - 8, 16, 16), Qt.AlignmentFlag.AlignCenter, "!"
         )
 
+    def paint_live_badge(self, painter: QPainter) -> None:
+        rect = self.live_rect()
+        if rect is None or self.live is None:
+            return
+        label, tone, _ = self.live
+        fill = self.colors.live_tone(tone)
+        painter.setPen(QPen(fill.darker(130), 1.0))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 10, 10)
+        ink = QColor("#111418") if fill.lightness() > 150 else QColor("#ffffff")
+        self._text(
+            painter,
+            rect.adjusted(9, 0, -7, 0),
+            label,
+            _font(-1, bold=True),
+            ink,
+            Qt.AlignmentFlag.AlignCenter,
+        )
+
     def paint_simple(self, painter: QPainter) -> None:
         painter.setPen(self.border_pen())
         painter.setBrush(self.colors.accent(self.view.kind))
@@ -234,6 +280,7 @@ class NodeItem(QGraphicsItem):
         self.paint_body(painter)
         self.paint_ports(painter)
         self.paint_problem_badge(painter)
+        self.paint_live_badge(painter)
 
     def paint_body(self, painter: QPainter) -> None:
         raise NotImplementedError
@@ -419,6 +466,25 @@ class GateItem(NodeItem):
         for port in self.ports():
             path.addEllipse(self.port_pos(port), PORT_RADIUS + 2, PORT_RADIUS + 2)
         return path
+
+    def paint_live_badge(self, painter: QPainter) -> None:
+        rect = self.live_rect()
+        if rect is None or self.live is None:
+            return
+        label, tone, _ = self.live
+        fill = self.colors.live_tone(tone)
+        painter.setPen(QPen(fill.darker(130), 1.0))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, 10, 10)
+        ink = QColor("#111418") if fill.lightness() > 150 else QColor("#ffffff")
+        self._text(
+            painter,
+            rect.adjusted(9, 0, -7, 0),
+            label,
+            _font(-1, bold=True),
+            ink,
+            Qt.AlignmentFlag.AlignCenter,
+        )
 
     def paint_simple(self, painter: QPainter) -> None:
         painter.setPen(self.border_pen())

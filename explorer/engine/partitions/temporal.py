@@ -146,20 +146,8 @@ class StartOfWeekMapper(TemporalMapper):
 
     default_output_format = "%Y-%m-%d (W%V)"
 
-    def __init__(
-        self,
-        *,
-        timezone: str = "UTC",
-        input_format: str = DEFAULT_INPUT_FORMAT,
-        output_format: str | None = None,
-        max_downstream_keys: int | None = None,
-    ) -> None:
-        super().__init__(
-            timezone=timezone,
-            input_format=input_format,
-            output_format=output_format,
-            max_downstream_keys=max_downstream_keys,
-        )
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._key_pattern = compile_key_pattern(self.output_format)
 
     def normalize(self, value: datetime) -> datetime:
@@ -195,20 +183,8 @@ class StartOfQuarterMapper(TemporalMapper):
 
     default_output_format = "%Y-Q{quarter}"
 
-    def __init__(
-        self,
-        *,
-        timezone: str = "UTC",
-        input_format: str = DEFAULT_INPUT_FORMAT,
-        output_format: str | None = None,
-        max_downstream_keys: int | None = None,
-    ) -> None:
-        super().__init__(
-            timezone=timezone,
-            input_format=input_format,
-            output_format=output_format,
-            max_downstream_keys=max_downstream_keys,
-        )
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._key_pattern = compile_key_pattern(self.output_format, QUARTER_PATTERNS)
 
     def normalize(self, value: datetime) -> datetime:

@@ -70,6 +70,7 @@ import networkx as nx
 from explorer.engine.assets.condition import RefNode
 from explorer.engine.assets.spec import asset_key
 from explorer.engine.errors import EngineError
+from explorer.scenario.asset_dags import expand
 from explorer.scenario.assets import without_extras
 from explorer.scenario.model import AssetDecl, Dag, Scenario, Task
 from explorer.scenario.values import JsonValue
@@ -153,7 +154,14 @@ def scenario_graph(scenario: Scenario, *, fold_tasks: bool = False) -> Any:
     Nodes come in file order: each DAG, its tasks and what they write, its
     condition; then the declared assets nothing names.
     """
-    return _Builder(scenario, fold_tasks=fold_tasks).build(scenario)
+    # ``@asset`` / ``@asset.multi`` entries are DAGs too: draw them expanded.
+    expanded, _ = expand(scenario)
+    graph = _Builder(expanded, fold_tasks=fold_tasks).build(expanded)
+    for entry in scenario.asset_dags:
+        node = dag_node(entry.dag_id)
+        if node in graph:
+            graph.nodes[node]["shorthand"] = "@asset.multi" if entry.multi else "@asset"
+    return graph
 
 
 def _dotted(path: Sequence[int | str]) -> str:

@@ -182,7 +182,37 @@ class Simulation:
                 self.script.insert(0, act.Deploy(at=start, dag_ids=tuple(first)))
         for a in self.script:
             self._check_action(a)
+        self._index_listeners()
         self._initial = self.checkpoint()
+
+    # ------------------------------------------------------------------ asset listeners
+    def _index_listeners(self) -> None:
+        """Which DAGs an event on an asset can reach (AS-2), indexed once: by the assets
+        their conditions name, by ``Asset.ref`` name and uri, and by alias."""
+        self._by_asset: dict[AssetKey, list[str]] = {}
+        self._by_ref_name: dict[str, list[str]] = {}
+        self._by_ref_uri: dict[str, list[str]] = {}
+        self._by_alias: dict[str, list[str]] = {}
+        for dag in self.state.dags.values():
+            for key in dag.direct_assets:
+                self._by_asset.setdefault(key, []).append(dag.dag_id)
+            for ref in dag.schedule_refs:
+                if ref.name is not None:
+                    self._by_ref_name.setdefault(ref.name, []).append(dag.dag_id)
+                if ref.uri is not None:
+                    self._by_ref_uri.setdefault(ref.uri, []).append(dag.dag_id)
+            for alias in dag.schedule_aliases:
+                self._by_alias.setdefault(alias, []).append(dag.dag_id)
+
+    def listeners(self, key: AssetKey, via_aliases: tuple[str, ...]) -> list[str]:
+        """The DAGs scheduled on ``key`` directly, by reference, or through one of
+        ``via_aliases``, in declaration order."""
+        found = set(self._by_asset.get(key, ()))
+        found.update(self._by_ref_name.get(key.name, ()))
+        found.update(self._by_ref_uri.get(key.uri, ()))
+        for alias in via_aliases:
+            found.update(self._by_alias.get(alias, ()))
+        return sorted(found, key=lambda d: self.state.dags[d].order)
 
     # ------------------------------------------------------------------ observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:

@@ -104,10 +104,9 @@ def record_event(
     new_resolution = st.assets.add(event)
     st.dirty = True
     touched: list[DagState] = []
-    for dag in st.dags.values():
-        if not dag.deployed or dag.is_paused or dag.spec.timetable.asset_condition is None:
-            continue
-        if not dag.listens_to(key, event.via_aliases):
+    for dag_id in sim.listeners(key, event.via_aliases):
+        dag = st.dags[dag_id]
+        if not dag.deployed or dag.is_paused:
             continue
         if dag.spec.timetable.partitioned:
             if partition_key is None:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args:
+    opens_file = len(args) == 1 and args[0].endswith(".json") and not args[0].startswith("-")
+    if args and not opens_file:
         from explorer.cli import main as cli_main
 
         return cli_main(args)
@@ -25,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "ny_dst_spring_forward.json --format table\n"
         )
         return 2
-    return int(gui_main())
+    return int(gui_main(args))
 
 
 if __name__ == "__main__":

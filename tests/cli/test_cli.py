@@ -179,3 +179,17 @@ def test_the_cli_never_imports_qt() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_a_lone_scenario_file_opens_the_desktop_app_and_subcommands_stay_headless(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import explorer.__main__ as entry
+    import explorer.ui.app as app
+
+    opened: list[list[str]] = []
+    monkeypatch.setattr(app, "main", lambda argv=None: opened.append(list(argv or [])) or 0)
+    assert entry.main([str(DST)]) == 0
+    assert opened == [[str(DST)]]
+    assert entry.main(["validate", str(DST)]) == 0
+    assert opened == [[str(DST)]]

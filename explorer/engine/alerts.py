@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from explorer.engine.assets.condition import (
     AliasNode,
     AllOf,
-    AnyOf,
     AssetKey,
     AssetNode,
     Condition,
@@ -390,5 +389,3 @@ def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
         )
     ]
 
-
-_ = AnyOf  # re-exported node type used by callers building conditions

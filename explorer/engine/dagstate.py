@@ -53,6 +53,8 @@ class DagState:
     adrq: dict[AssetKey, datetime] = field(default_factory=dict)
     #: When the DAG's direct asset references were first recorded (the AS-5 floor).
     assets_first_seen: datetime | None = None
+    #: run_after of each asset-triggered run, sorted: the next run's event floor (AS-5).
+    asset_run_afters: list[datetime] = field(default_factory=list)
     direct_assets: frozenset[AssetKey] = frozenset()
     schedule_refs: tuple[RefNode, ...] = ()
     schedule_aliases: frozenset[str] = frozenset()

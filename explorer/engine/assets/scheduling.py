@@ -8,6 +8,7 @@ of a scheduler loop).
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, insort
 from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -272,12 +273,11 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
-    previous = [
-        r.run_after for r in dag.runs if r.run_type == "asset_triggered" and r.run_after < triggered
-    ]
+    # the latest asset-triggered run_after before the triggered date (the AS-5 floor)
+    index = bisect_left(dag.asset_run_afters, triggered)
     floor: datetime | None
-    if previous:
-        floor = max(previous)
+    if index:
+        floor = dag.asset_run_afters[index - 1]
     elif not dag.spec.catchup:
         floor = dag.assets_first_seen  # None when no asset is named directly: all history
     else:
@@ -288,6 +288,7 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(e.id for e in consumed)
+    insort(dag.asset_run_afters, triggered)
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     st.asset_ready.discard(dag.dag_id)

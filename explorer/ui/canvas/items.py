@@ -467,25 +467,6 @@ class GateItem(NodeItem):
             path.addEllipse(self.port_pos(port), PORT_RADIUS + 2, PORT_RADIUS + 2)
         return path
 
-    def paint_live_badge(self, painter: QPainter) -> None:
-        rect = self.live_rect()
-        if rect is None or self.live is None:
-            return
-        label, tone, _ = self.live
-        fill = self.colors.live_tone(tone)
-        painter.setPen(QPen(fill.darker(130), 1.0))
-        painter.setBrush(fill)
-        painter.drawRoundedRect(rect, 10, 10)
-        ink = QColor("#111418") if fill.lightness() > 150 else QColor("#ffffff")
-        self._text(
-            painter,
-            rect.adjusted(9, 0, -7, 0),
-            label,
-            _font(-1, bold=True),
-            ink,
-            Qt.AlignmentFlag.AlignCenter,
-        )
-
     def paint_simple(self, painter: QPainter) -> None:
         painter.setPen(self.border_pen())
         painter.setBrush(self.colors.accent("gate"))

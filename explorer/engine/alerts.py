@@ -388,4 +388,3 @@ def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
             f"{spec.max_active_runs} at a time until the backlog drains (SCH-7)",
         )
     ]
-

@@ -312,7 +312,7 @@ def _existing_run(dag: DagState, info: DagRunInfo) -> DagRun | None:
     the latest-started run first (never-started runs last)."""
     if info.partition_date is None:
         assert info.logical_date is not None
-        return dag.runs_by_logical_date.get(info.logical_date)
+        return dag.run_with_logical_date(info.logical_date)
     same = [
         r
         for r in dag.runs
@@ -399,6 +399,7 @@ def _clear_run(
     again, with the script's overrides for that run applied again.
     """
     st = sim.state
+    st.runs.thaw(run)  # the cleared run changes again (runlog)
     if run.tasks:
         spec_tasks = dag.spec.tasks
         run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in spec_tasks]

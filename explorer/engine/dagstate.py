@@ -2,16 +2,51 @@
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from explorer.engine.assets.condition import AssetKey, RefNode
 from explorer.engine.dag import DagSpec
+from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import DagRun
 from explorer.engine.types import DagRunInfo
+from explorer.engine.tz import epoch_us
 
-__all__ = ["DagState"]
+__all__ = ["DagState", "LogicalDates"]
+
+
+@dataclass(slots=True)
+class LogicalDates:
+    """logical_date → ``nth`` of the run holding it (the ``dag_run`` unique constraint).
+
+    Two sorted ``array`` columns instead of a dict of datetimes: 16 bytes a run, and
+    scheduled runs arrive in date order, so inserting is an append.
+    """
+
+    keys: array[int] = field(default_factory=lambda: array("q"))
+    nths: array[int] = field(default_factory=lambda: array("q"))
+
+    def add(self, at: datetime, nth: int) -> None:
+        """Keep the first run with ``at`` (later ones with the same date are refused)."""
+        key = epoch_us(at)
+        index = bisect_left(self.keys, key)
+        if index < len(self.keys) and self.keys[index] == key:
+            return
+        self.keys.insert(index, key)
+        self.nths.insert(index, nth)
+
+    def get(self, at: datetime) -> int | None:
+        key = epoch_us(at)
+        index = bisect_left(self.keys, key)
+        if index < len(self.keys) and self.keys[index] == key:
+            return self.nths[index]
+        return None
+
+    def __contains__(self, at: object) -> bool:
+        return isinstance(at, datetime) and self.get(at) is not None
 
 
 @dataclass(slots=True)
@@ -41,8 +76,9 @@ class DagState:
     #: (reference, computed at, valid until or None): ``next_run`` is what the timetable
     #: answers for that reference at any instant in [computed at, valid until).
     next_run_memo: tuple[Any, datetime, datetime | None] | None = None
-    runs: list[DagRun] = field(default_factory=list)
-    runs_by_logical_date: dict[datetime, DagRun] = field(default_factory=dict)
+    #: The DAG's runs by ``nth``, read through the simulation's run log.
+    runs: DagRuns = field(default_factory=lambda: DagRuns(RunLog()))
+    logical_dates: LogicalDates = field(default_factory=LogicalDates)
     #: Queued and running runs (kept small so counting stays cheap).
     active: list[DagRun] = field(default_factory=list)
     #: TT-3's reference at parse, maintained as runs are created.
@@ -53,8 +89,9 @@ class DagState:
     adrq: dict[AssetKey, datetime] = field(default_factory=dict)
     #: When the DAG's direct asset references were first recorded (the AS-5 floor).
     assets_first_seen: datetime | None = None
-    #: run_after of each asset-triggered run, sorted: the next run's event floor (AS-5).
-    asset_run_afters: list[datetime] = field(default_factory=list)
+    #: run_after of each asset-triggered run (``epoch_us``), sorted: the next run's
+    #: event floor (AS-5).
+    asset_run_afters: array[int] = field(default_factory=lambda: array("q"))
     direct_assets: frozenset[AssetKey] = frozenset()
     schedule_refs: tuple[RefNode, ...] = ()
     schedule_aliases: frozenset[str] = frozenset()
@@ -76,6 +113,11 @@ class DagState:
     def dag_id(self) -> str:
         return self.spec.dag_id
 
+    def run_with_logical_date(self, at: datetime | None) -> DagRun | None:
+        """The run holding ``at`` as its logical date, if any."""
+        nth = None if at is None else self.logical_dates.get(at)
+        return None if nth is None else self.runs[nth]
+
     def active_runs(self, *, include_backfill: bool) -> int:
         return sum(1 for run in self.active if include_backfill or run.backfill_id is None)
 
@@ -85,7 +127,7 @@ class DagState:
         self.runs.append(run)
         self.active.append(run)
         if run.logical_date is not None:
-            self.runs_by_logical_date.setdefault(run.logical_date, run)
+            self.logical_dates.add(run.logical_date, run.nth)
         if run.run_type not in ("scheduled", "backfill"):
             return
         best = self.latest_automated

@@ -154,9 +154,8 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
             "SCH-5",
         )
     )
-    occupied = info.logical_date is not None and info.logical_date in dag.runs_by_logical_date
-    if occupied:
-        holder = dag.runs_by_logical_date[info.logical_date]  # type: ignore[index]
+    holder = dag.run_with_logical_date(info.logical_date)
+    if holder is not None:
         stalled = " and the recomputation lands on it again (stalled)" if dag.stalled_on else ""
         checks.append(
             Condition(

@@ -10,7 +10,7 @@ from typing import Literal
 from explorer.engine.dag import TaskOutcome
 from explorer.engine.types import DataInterval
 
-__all__ = ["DagRun", "RunState", "RunType", "TaskInstance", "random_suffix"]
+__all__ = ["DagRun", "RunState", "RunType", "TaskInstance", "TriggeredBy", "random_suffix"]
 
 RunType = Literal["scheduled", "manual", "asset_triggered", "backfill"]
 RunState = Literal["queued", "running", "success", "failed"]
@@ -38,7 +38,7 @@ class TaskInstance:
         return self.state in ("success", "failed")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class DagRun:
     """A run with Airflow's field names; ``states`` lists every change with its instant."""
 
@@ -65,6 +65,9 @@ class DagRun:
     #: success/failed path (a backfill re-queues it); otherwise derived from the dates,
     #: which keeps a year of a thousand DAGs in memory.
     history: list[tuple[RunState, datetime]] | None = None
+    #: Position in the simulation's run log (Airflow's autoincrement ``dag_run.id``);
+    #: -1 until the log takes the run.
+    id: int = -1
 
     @property
     def active(self) -> bool:

@@ -32,6 +32,7 @@ from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due,
 from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
+from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import DagRun, RunType, TaskInstance, TriggeredBy, random_suffix
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
 from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
@@ -85,7 +86,8 @@ class _State:
 
     now: datetime
     dags: dict[str, DagState]
-    runs: list[DagRun] = field(default_factory=list)
+    #: Every run in creation order; ended runs are packed (``runlog``).
+    runs: RunLog = field(default_factory=RunLog)
     #: Queued and running runs of every DAG by (dag_id, nth), in activation order.
     active: dict[tuple[str, int], DagRun] = field(default_factory=dict)
     #: The active runs that are queued or may still have tasks not started, in ``active``
@@ -167,9 +169,10 @@ class Simulation:
         self.checkpoint_every = checkpoint_every
         self._checkpoints: list[tuple[datetime, _State]] = []
         self._since_checkpoint = 0
-        dag_states = {d.dag_id: DagState(d, i) for i, d in enumerate(dags)}
+        log = RunLog()
+        dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(dags)}
         self._dag_ids = list(dag_states)
-        self.state = _State(now=start, dags=dag_states)
+        self.state = _State(now=start, dags=dag_states, runs=log)
         if deploy_at_start:
             later = {
                 dag_id
@@ -234,7 +237,7 @@ class Simulation:
         return self.state.now
 
     @property
-    def runs(self) -> list[DagRun]:
+    def runs(self) -> RunLog:
         """Every run, in the order the scheduler created them."""
         return self.state.runs
 
@@ -572,7 +575,7 @@ class Simulation:
         info = dag.next_run
         assert info is not None
         if info.logical_date is not None:
-            existing = dag.runs_by_logical_date.get(info.logical_date)
+            existing = dag.run_with_logical_date(info.logical_date)
             if existing is not None:
                 # SCH-9: nothing is created; the cache is recomputed from the run holding the date.
                 self._compute_next_run(
@@ -637,8 +640,8 @@ class Simulation:
             for t in dag.spec.tasks
         ]
         run.set_state("queued", now)
-        dag.note_created(run)
         st.runs.append(run)
+        dag.note_created(run)
         self._activate(run)
         st.dirty = True
         self._resolve_overrides(run)
@@ -802,6 +805,7 @@ class Simulation:
         # --- end backfill hook
         self._reschedule(dag)
         self._emit("run_state", run.dag_id, run, state)
+        self.state.runs.freeze(run)  # nothing changes an ended run again (runlog)
 
     def _finish_task(
         self, run: DagRun, task: TaskInstance, outcome: str, action: act.TaskFinish | None = None
@@ -905,7 +909,7 @@ class Simulation:
                 return
         interval = None
         if action.logical_date is not None:
-            if action.logical_date in dag.runs_by_logical_date:
+            if action.logical_date in dag.logical_dates:
                 self._warn(
                     f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already "
                     f"has a run with logical_date {action.logical_date.isoformat()}"
@@ -980,6 +984,8 @@ class Simulation:
             elif self._select(sel, override.at) is not run:
                 continue
             pending.matched = True
+            if override.outcome is not None or override.hold:
+                self.state.runs.thaw(run)  # an ended run's tasks change: unpack it first
             for task in run.tasks:
                 if override.task_id is None or task.task_id == override.task_id:
                     if override.outcome is not None:

@@ -16,7 +16,30 @@ from explorer.engine.errors import ScheduleError
 
 zoneinfo.reset_tzpath(to=[])
 
-__all__ = ["UTC", "ZoneError", "get_zone", "is_aware", "local", "make_aware", "to_utc"]
+__all__ = [
+    "UTC",
+    "ZoneError",
+    "epoch_us",
+    "from_epoch_us",
+    "get_zone",
+    "is_aware",
+    "local",
+    "make_aware",
+    "to_utc",
+]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+
+
+def epoch_us(value: datetime) -> int:
+    """Microseconds since the Unix epoch of an aware datetime: a compact, exact sort key."""
+    return (value - _EPOCH) // _US
+
+
+def from_epoch_us(value: int) -> datetime:
+    """The UTC datetime :func:`epoch_us` came from."""
+    return _EPOCH + timedelta(microseconds=value)
 
 
 class ZoneError(ScheduleError):

@@ -14,11 +14,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode, evaluate
-from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.assets.store import NO_EXTRA, AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
 from explorer.engine.runs import DagRun, TaskInstance
 from explorer.engine.types import DagRunInfo
+from explorer.engine.tz import epoch_us, from_epoch_us
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation
@@ -98,7 +99,7 @@ def record_event(
         source=source,
         partition_key=partition_key,
         partition_date=partition_date,
-        extra=dict(extra or {}),
+        extra=dict(extra) if extra else NO_EXTRA,
         via_aliases=tuple(sorted(via_aliases)),
         wrote_data=wrote_data,
     )
@@ -159,7 +160,8 @@ def emit_task_events(
     keys = partition_keys if partition_keys is not None else spec.partition_keys
     emissions = alias_events if alias_events is not None else spec.alias_events
     wrote = task.outcome != "success_no_data"
-    source = EventSource("task", run.dag_id, task.task_id, run.run_id, run.nth)
+    dag = st.dags[run.dag_id]
+    source = EventSource("task", run.dag_id, task.task_id, run_nth=run.nth, runs=dag.runs)
     for outlet in spec.outlets:
         if isinstance(outlet, AliasNode):
             continue  # an alias emits only what the task adds through it (AS-9)
@@ -274,10 +276,11 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     st = sim.state
     triggered = max(dag.adrq.values())
     # the latest asset-triggered run_after before the triggered date (the AS-5 floor)
-    index = bisect_left(dag.asset_run_afters, triggered)
+    triggered_us = epoch_us(triggered)
+    index = bisect_left(dag.asset_run_afters, triggered_us)
     floor: datetime | None
     if index:
-        floor = dag.asset_run_afters[index - 1]
+        floor = from_epoch_us(dag.asset_run_afters[index - 1])
     elif not dag.spec.catchup:
         floor = dag.assets_first_seen  # None when no asset is named directly: all history
     else:
@@ -288,7 +291,7 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(e.id for e in consumed)
-    insort(dag.asset_run_afters, triggered)
+    insort(dag.asset_run_afters, triggered_us)
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     st.asset_ready.discard(dag.dag_id)

@@ -11,23 +11,41 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from explorer.engine.assets.condition import AssetKey, RefNode
 
-__all__ = ["AssetEvent", "AssetStore", "EventSource"]
+if TYPE_CHECKING:
+    from explorer.engine.runlog import DagRuns
+
+__all__ = ["NO_EXTRA", "AssetEvent", "AssetStore", "EventSource"]
+
+#: The ``extra`` of every event that has none: one shared dict, never mutated, instead
+#: of an empty dict per event (a year of a thousand DAGs emits close to a million).
+NO_EXTRA: dict[str, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
 class EventSource:
-    """Who emitted an event: a task of a run, the REST API, or a watcher (WA-3)."""
+    """Who emitted an event: a task of a run, the REST API, or a watcher (WA-3).
+
+    A task's run is named by ``run_nth`` and read back through the DAG's runs
+    (``runs``) when its ``run_id`` is asked for: the event does not keep the run's
+    id string alive once the run log has packed the run.
+    """
 
     kind: Literal["task", "rest_api", "watcher"]
     dag_id: str | None = None
     task_id: str | None = None
-    run_id: str | None = None
     run_nth: int | None = None
     watcher: str | None = None
+    runs: DagRuns | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def run_id(self) -> str | None:
+        if self.runs is None or self.run_nth is None:
+            return None
+        return self.runs[self.run_nth].run_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +58,7 @@ class AssetEvent:
     source: EventSource
     partition_key: str | None = None
     partition_date: datetime | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=lambda: NO_EXTRA)
     via_aliases: tuple[str, ...] = ()
     wrote_data: bool = True
 

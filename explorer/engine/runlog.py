@@ -1,0 +1,365 @@
+"""Every run a simulation created, with the finished ones packed into columns.
+
+A year of a thousand DAGs creates millions of runs and, once a run has ended,
+nothing in the scheduler changes it again (a backfill that clears it is the one
+exception, and it thaws the run first). Kept as objects, each finished run costs
+about a kilobyte: the ``DagRun``, its ``TaskInstance`` objects and list, its
+run_id string and half a dozen datetimes. Packed here, it costs about a tenth:
+the instants become 64-bit microsecond counts in ``array`` columns, the state,
+run type and task outcomes one byte each, and what is rare (partition keys,
+backfill ids, inlet events, an unusual run_id) lives in small side tables.
+
+Reading a packed run builds an equal ``DagRun`` on demand (:meth:`RunLog.__getitem__`).
+While anybody holds that object the log hands out the same one again (a weak
+cache), so identity checks and the GUI's incremental refreshes keep working. A
+packed run must not be mutated through such an object: :meth:`RunLog.thaw` makes
+it a live run again first.
+
+Runs that do not fit the packed form (a state history, an instant that is not in
+UTC, a task still owed a completion) simply stay live objects: packing is an
+optimisation that never changes what a reader sees.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from array import array
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, overload
+
+from explorer.engine.runs import (
+    DagRun,
+    RunState,
+    RunType,
+    TaskInstance,
+    TriggeredBy,
+    random_suffix,
+)
+from explorer.engine.types import DataInterval
+from explorer.engine.tz import epoch_us, from_epoch_us
+
+__all__ = ["DagRuns", "RunLog"]
+
+_NONE = -(2**63)  # a null instant in an ``array('q')`` column
+
+_RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
+_RUN_TYPE_CODE = {name: code for code, name in enumerate(_RUN_TYPES)}
+_RUN_STATES: tuple[RunState, ...] = ("queued", "running", "success", "failed")
+_RUN_STATE_CODE = {name: code for code, name in enumerate(_RUN_STATES)}
+_TASK_STATES = ("none", "running", "success", "failed")
+_TASK_STATE_CODE = {name: code for code, name in enumerate(_TASK_STATES)}
+_OUTCOMES = ("success", "failed", "success_no_data")
+_OUTCOME_CODE = {name: code for code, name in enumerate(_OUTCOMES)}
+_HELD = 0x80  # flag bit in the task outcome byte
+
+# Per packed run, these instants in this order (stride 7 in ``RunLog._times``).
+_TIME_FIELDS = 7
+
+
+def _us(value: datetime | None) -> int | None:
+    """Microseconds since the epoch; None when ``value`` would not come back identical."""
+    if value is None:
+        return _NONE
+    if value.tzinfo is not UTC or value.fold:
+        return None
+    return epoch_us(value)
+
+
+def _dt(value: int) -> datetime | None:
+    return None if value == _NONE else from_epoch_us(value)
+
+
+def _default_run_id(run_type: str, run_after: datetime) -> str:
+    return f"{run_type}__{run_after.isoformat()}"
+
+
+def _asset_run_id(dag_id: str, nth: int, run_after: datetime) -> str:
+    return f"asset_triggered__{run_after.isoformat()}_{random_suffix(dag_id, nth)}"
+
+
+class RunLog(Sequence[DagRun]):
+    """The runs in creation order; ``DagRun.id`` is the position in this log."""
+
+    def __init__(self) -> None:
+        #: id → row in the packed columns, or -1 while the run is a live object.
+        self._row = array("q")
+        self._live: dict[int, DagRun] = {}
+        self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
+        # packed columns, one entry per row
+        self._id = array("q")
+        self._dag = array("I")
+        self._nth = array("q")
+        self._codes = bytearray()  # run_type << 4 | state
+        self._times = array("q")  # logical_date, interval start/end, run_after, created, start, end
+        self._consumed_end = array("q")  # consumed ids of row r: _consumed[end(r-1):end(r)]
+        self._consumed = array("q")
+        self._task_end = array("q")  # tasks of row r: flat index end(r-1) .. end(r)
+        self._task_ids = array("I")  # row → interned tuple of the run's task ids
+        self._task_codes = bytearray()  # per task: state << 4 | outcome, plus _HELD
+        self._task_times = array("q")  # per task: start_date, end_date
+        # side tables for what is rare, keyed by row (or flat task index)
+        self._run_ids: dict[int, str] = {}
+        self._partitions: dict[int, tuple[str | None, datetime | None]] = {}
+        self._backfills: dict[int, tuple[int | None, int | None]] = {}
+        self._inlets: dict[int, tuple[int | None, ...]] = {}
+        # interning tables
+        self._dag_names: list[str] = []
+        self._dag_codes: dict[str, int] = {}
+        self._id_tuples: list[tuple[str, ...]] = []
+        self._id_tuple_codes: dict[tuple[str, ...], int] = {}
+
+    # ------------------------------------------------------------------ sequence
+    def __len__(self) -> int:
+        return len(self._row)
+
+    @overload
+    def __getitem__(self, index: int) -> DagRun: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DagRun]: ...
+
+    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
+        if isinstance(index, slice):
+            return [self.get(i) for i in range(*index.indices(len(self._row)))]
+        if index < 0:
+            index += len(self._row)
+        if not 0 <= index < len(self._row):
+            raise IndexError("run index out of range")
+        return self.get(index)
+
+    def get(self, run_id: int) -> DagRun:
+        """The run with ``DagRun.id == run_id`` (a valid, non-negative id)."""
+        run = self._live.get(run_id)
+        if run is not None:
+            return run
+        run = self._cache.get(run_id)
+        if run is None:
+            run = self._unpack(self._row[run_id], run_id)
+            self._cache[run_id] = run
+        return run
+
+    def __iter__(self) -> Iterator[DagRun]:
+        for i in range(len(self._row)):
+            yield self.get(i)
+
+    def __reversed__(self) -> Iterator[DagRun]:
+        for i in range(len(self._row) - 1, -1, -1):
+            yield self.get(i)
+
+    # ------------------------------------------------------------------ changes
+    def append(self, run: DagRun) -> None:
+        """A new run: it gets the next id and stays a live object until it ends."""
+        run.id = len(self._row)
+        self._row.append(-1)
+        self._live[run.id] = run
+
+    def freeze(self, run: DagRun) -> bool:
+        """Pack an ended run; False (and the run stays live) when it does not fit."""
+        if self._row[run.id] != -1 or run.history is not None:
+            return False
+        if run.state not in ("success", "failed"):
+            return False
+        if run.triggered_by != _TRIGGERED_BY[run.run_type]:
+            return False
+        times = [
+            _us(run.logical_date),
+            *(
+                (_NONE, _NONE)
+                if run.data_interval is None
+                else (_us(run.data_interval.start), _us(run.data_interval.end))
+            ),
+            _us(run.run_after),
+            _us(run.created_at),
+            _us(run.start_date),
+            _us(run.end_date),
+        ]
+        task_times: list[int | None] = []
+        for task in run.tasks:
+            if task.state not in ("success", "failed") or task.finish_at != task.end_date:
+                return False
+            task_times += (_us(task.start_date), _us(task.end_date))
+        if None in times or None in task_times or _us(run.partition_date) is None:
+            return False
+        row = len(self._id)
+        self._id.append(run.id)
+        self._dag.append(self._dag_code(run.dag_id))
+        self._nth.append(run.nth)
+        self._codes.append(_RUN_TYPE_CODE[run.run_type] << 4 | _RUN_STATE_CODE[run.state])
+        self._times.extend(times)  # type: ignore[arg-type]  # None was ruled out above
+        self._consumed.extend(run.consumed_asset_events)
+        self._consumed_end.append(len(self._consumed))
+        first_task = len(self._task_codes)
+        for offset, task in enumerate(run.tasks):
+            held = _HELD if task.held else 0
+            self._task_codes.append(
+                _TASK_STATE_CODE[task.state] << 4 | _OUTCOME_CODE[task.outcome] | held
+            )
+            if task.inlet_events:
+                self._inlets[first_task + offset] = task.inlet_events
+        self._task_times.extend(task_times)  # type: ignore[arg-type]
+        self._task_end.append(len(self._task_codes))
+        self._task_ids.append(self._id_tuple_code(tuple(t.task_id for t in run.tasks)))
+        if run.run_id != self._derived_run_id(run.run_type, run.dag_id, run.nth, run.run_after):
+            self._run_ids[row] = run.run_id
+        if run.partition_key is not None or run.partition_date is not None:
+            self._partitions[row] = (run.partition_key, run.partition_date)
+        if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
+            self._backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
+        self._row[run.id] = row
+        del self._live[run.id]
+        self._cache[run.id] = run  # whoever still holds it keeps getting the same object
+        return True
+
+    def thaw(self, run: DagRun) -> None:
+        """``run`` is about to change (a backfill clears it): keep it as a live object.
+
+        Its packed row stays behind, unused; the log never reads it again.
+        """
+        if self._row[run.id] == -1:
+            return
+        self._row[run.id] = -1
+        self._cache.pop(run.id, None)
+        self._live[run.id] = run
+
+    @property
+    def packed(self) -> int:
+        """How many runs are packed (for benchmarks and tests)."""
+        return len(self._row) - len(self._live)
+
+    # ------------------------------------------------------------------ packing
+    def _dag_code(self, dag_id: str) -> int:
+        code = self._dag_codes.get(dag_id)
+        if code is None:
+            code = self._dag_codes[dag_id] = len(self._dag_names)
+            self._dag_names.append(dag_id)
+        return code
+
+    def _id_tuple_code(self, ids: tuple[str, ...]) -> int:
+        code = self._id_tuple_codes.get(ids)
+        if code is None:
+            code = self._id_tuple_codes[ids] = len(self._id_tuples)
+            self._id_tuples.append(ids)
+        return code
+
+    @staticmethod
+    def _derived_run_id(run_type: str, dag_id: str, nth: int, run_after: datetime) -> str:
+        """The run_id a packed run gets back unless the side table says otherwise."""
+        if run_type == "asset_triggered":
+            return _asset_run_id(dag_id, nth, run_after)
+        return _default_run_id(run_type, run_after)
+
+    def _unpack(self, row: int, run_id: int) -> DagRun:
+        times = self._times[row * _TIME_FIELDS : (row + 1) * _TIME_FIELDS]
+        logical_date, start, end, run_after, created_at, start_date, end_date = map(_dt, times)
+        assert run_after is not None and created_at is not None
+        dag_id = self._dag_names[self._dag[row]]
+        nth = self._nth[row]
+        codes = self._codes[row]
+        run_type = _RUN_TYPES[codes >> 4]
+        partition_key, partition_date = self._partitions.get(row, (None, None))
+        backfill_id, sort_ordinal = self._backfills.get(row, (None, None))
+        first_consumed = self._consumed_end[row - 1] if row else 0
+        first_task = self._task_end[row - 1] if row else 0
+        task_ids = self._id_tuples[self._task_ids[row]]
+        tasks = []
+        for offset, task_id in enumerate(task_ids):
+            flat = first_task + offset
+            code = self._task_codes[flat]
+            task_end = _dt(self._task_times[2 * flat + 1])
+            tasks.append(
+                TaskInstance(
+                    task_id,
+                    _OUTCOMES[code & 0x0F],  # type: ignore[arg-type]
+                    state=_TASK_STATES[(code & 0x7F) >> 4],  # type: ignore[arg-type]
+                    start_date=_dt(self._task_times[2 * flat]),
+                    finish_at=task_end,
+                    end_date=task_end,
+                    held=bool(code & _HELD),
+                    inlet_events=self._inlets.get(flat, ()),
+                )
+            )
+        run = DagRun(
+            dag_id=dag_id,
+            nth=nth,
+            run_id=self._run_ids.get(row) or self._derived_run_id(run_type, dag_id, nth, run_after),
+            run_type=run_type,
+            triggered_by=_TRIGGERED_BY[run_type],
+            logical_date=logical_date,
+            data_interval=None if start is None or end is None else DataInterval(start, end),
+            run_after=run_after,
+            created_at=created_at,
+            partition_key=partition_key,
+            partition_date=partition_date,
+            state=_RUN_STATES[codes & 0x0F],
+            start_date=start_date,
+            end_date=end_date,
+            tasks=tasks,
+            backfill_id=backfill_id,
+            backfill_sort_ordinal=sort_ordinal,
+            consumed_asset_events=tuple(self._consumed[first_consumed : self._consumed_end[row]]),
+        )
+        run.id = run_id
+        return run
+
+    # ------------------------------------------------------------------ copies
+    def __deepcopy__(self, memo: dict[int, Any]) -> RunLog:
+        """Checkpoints copy the columns; live runs are copied with the rest of the state."""
+        out = RunLog.__new__(RunLog)
+        memo[id(self)] = out
+        for name, value in self.__dict__.items():
+            if name == "_cache":
+                out._cache = weakref.WeakValueDictionary()
+            elif name == "_live":
+                out._live = {k: copy.deepcopy(v, memo) for k, v in value.items()}
+            else:  # columns and side tables of immutable values
+                setattr(out, name, copy.copy(value))
+        return out
+
+
+#: Who triggers each run type in this simulator (the creation sites pass these).
+_TRIGGERED_BY: dict[str, TriggeredBy] = {
+    "scheduled": "timetable",
+    "manual": "rest_api",
+    "asset_triggered": "asset",
+    "backfill": "backfill",
+}
+
+
+class DagRuns(Sequence[DagRun]):
+    """One DAG's runs in creation order (``nth``), read through the simulation's log."""
+
+    __slots__ = ("_ids", "_log")
+
+    def __init__(self, log: RunLog) -> None:
+        self._log = log
+        self._ids = array("q")
+
+    def append(self, run: DagRun) -> None:
+        self._ids.append(run.id)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @overload
+    def __getitem__(self, index: int) -> DagRun: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DagRun]: ...
+
+    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
+        if isinstance(index, slice):
+            return [self._log.get(i) for i in self._ids[index]]
+        return self._log.get(self._ids[index])
+
+    def __iter__(self) -> Iterator[DagRun]:
+        for i in self._ids:
+            yield self._log.get(i)
+
+    def __reversed__(self) -> Iterator[DagRun]:
+        for i in reversed(self._ids):
+            yield self._log.get(i)
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)

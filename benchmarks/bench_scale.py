@@ -316,14 +316,11 @@ def sample_cases(dags: list[GeneratedDag], sim: Simulation, k: int) -> list[Case
     timed = [d for d in dags if d.case["timetable"]]
     n = len(timed)
     picked = sorted({i * n // k for i in range(min(k, n))})
-    by_dag: dict[str, list[str]] = {}
-    for run in sim.runs:
-        if run.run_type == "scheduled":
-            by_dag.setdefault(run.dag_id, []).append(fmt(run.created_at) or "")
     cases: list[Case] = []
     for i in picked:
         case = timed[i].case
-        clocks = [fmt(CLOCK_START) or "", *by_dag.get(case["id"], [])]
+        created = (r.created_at for r in sim.dags[case["id"]].runs if r.run_type == "scheduled")
+        clocks = [fmt(CLOCK_START) or "", *(fmt(at) or "" for at in created)]
         fields: dict[str, Any] = {**case, "now_per_call": clocks, "max_runs": len(clocks)}
         cases.append(Case(**fields))  # type: ignore[typeddict-item]
     return cases

@@ -38,11 +38,13 @@ from explorer.engine.runs import (
     random_suffix,
 )
 from explorer.engine.types import DataInterval
-from explorer.engine.tz import epoch_us, from_epoch_us
+from explorer.engine.tz import from_epoch_us
 
 __all__ = ["DagRuns", "RunLog"]
 
 _NONE = -(2**63)  # a null instant in an ``array('q')`` column
+_EPOCH = from_epoch_us(0)
+_ONE_US = from_epoch_us(1) - _EPOCH
 
 _RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
 _RUN_TYPE_CODE = {name: code for code, name in enumerate(_RUN_TYPES)}
@@ -58,17 +60,19 @@ _HELD = 0x80  # flag bit in the task outcome byte
 _TIME_FIELDS = 7
 
 
-def _us(value: datetime | None) -> int | None:
-    """Microseconds since the epoch; None when ``value`` would not come back identical."""
-    if value is None:
-        return _NONE
-    if value.tzinfo is not UTC or value.fold:
-        return None
-    return epoch_us(value)
-
-
-def _dt(value: int) -> datetime | None:
-    return None if value == _NONE else from_epoch_us(value)
+def _instants(values: tuple[datetime | None, ...]) -> list[int] | None:
+    """``epoch_us`` of each (``_NONE`` for None), or None when any would not come back
+    identical: not ``datetime.UTC``, or fold 1. Inlined, one call a run: packing is on
+    the path of every run that ends."""
+    out = []
+    for value in values:
+        if value is None:
+            out.append(_NONE)
+        elif value.tzinfo is UTC and not value.fold:
+            out.append((value - _EPOCH) // _ONE_US)
+        else:
+            return None
+    return out
 
 
 def _default_run_id(run_type: str, run_after: datetime) -> str:
@@ -101,6 +105,8 @@ class RunLog(Sequence[DagRun]):
         self._task_times = array("q")  # per task: start_date, end_date
         # side tables for what is rare, keyed by row (or flat task index)
         self._run_ids: dict[int, str] = {}
+        #: live runs whose run_id is not the usual formula's (see ``append``)
+        self._own_run_ids: set[int] = set()
         self._partitions: dict[int, tuple[str | None, datetime | None]] = {}
         self._backfills: dict[int, tuple[int | None, int | None]] = {}
         self._inlets: dict[int, tuple[int | None, ...]] = {}
@@ -149,11 +155,18 @@ class RunLog(Sequence[DagRun]):
             yield self.get(i)
 
     # ------------------------------------------------------------------ changes
-    def append(self, run: DagRun) -> None:
-        """A new run: it gets the next id and stays a live object until it ends."""
+    def append(self, run: DagRun, *, derived_run_id: bool = False) -> None:
+        """A new run: it gets the next id and stays a live object until it ends.
+
+        ``derived_run_id``: the caller built ``run_id`` by the usual formula
+        (``{run_type}__{run_after}``, plus the random tail of an asset-triggered
+        run), so a packed run need not keep the string. Otherwise it is kept.
+        """
         run.id = len(self._row)
         self._row.append(-1)
         self._live[run.id] = run
+        if not derived_run_id:
+            self._own_run_ids.add(run.id)
 
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit."""
@@ -163,45 +176,46 @@ class RunLog(Sequence[DagRun]):
             return False
         if run.triggered_by != _TRIGGERED_BY[run.run_type]:
             return False
-        times = [
-            _us(run.logical_date),
-            *(
-                (_NONE, _NONE)
-                if run.data_interval is None
-                else (_us(run.data_interval.start), _us(run.data_interval.end))
-            ),
-            _us(run.run_after),
-            _us(run.created_at),
-            _us(run.start_date),
-            _us(run.end_date),
-        ]
-        task_times: list[int | None] = []
-        for task in run.tasks:
+        interval = run.data_interval
+        tasks = run.tasks
+        instants: tuple[datetime | None, ...] = (
+            run.logical_date,
+            None if interval is None else interval.start,
+            None if interval is None else interval.end,
+            run.run_after,
+            run.created_at,
+            run.start_date,
+            run.end_date,
+            run.partition_date,
+        )
+        for task in tasks:
             if task.state not in ("success", "failed") or task.finish_at != task.end_date:
                 return False
-            task_times += (_us(task.start_date), _us(task.end_date))
-        if None in times or None in task_times or _us(run.partition_date) is None:
+            instants += (task.start_date, task.end_date)
+        packed = _instants(instants)
+        if packed is None:
             return False
         row = len(self._id)
         self._id.append(run.id)
         self._dag.append(self._dag_code(run.dag_id))
         self._nth.append(run.nth)
         self._codes.append(_RUN_TYPE_CODE[run.run_type] << 4 | _RUN_STATE_CODE[run.state])
-        self._times.extend(times)  # type: ignore[arg-type]  # None was ruled out above
+        self._times.extend(packed[:_TIME_FIELDS])
         self._consumed.extend(run.consumed_asset_events)
         self._consumed_end.append(len(self._consumed))
         first_task = len(self._task_codes)
-        for offset, task in enumerate(run.tasks):
+        for offset, task in enumerate(tasks):
             held = _HELD if task.held else 0
             self._task_codes.append(
                 _TASK_STATE_CODE[task.state] << 4 | _OUTCOME_CODE[task.outcome] | held
             )
             if task.inlet_events:
                 self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(task_times)  # type: ignore[arg-type]
+        self._task_times.extend(packed[_TIME_FIELDS + 1 :])
         self._task_end.append(len(self._task_codes))
-        self._task_ids.append(self._id_tuple_code(tuple(t.task_id for t in run.tasks)))
-        if run.run_id != self._derived_run_id(run.run_type, run.dag_id, run.nth, run.run_after):
+        self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
+        if run.id in self._own_run_ids:
+            self._own_run_ids.discard(run.id)
             self._run_ids[row] = run.run_id
         if run.partition_key is not None or run.partition_date is not None:
             self._partitions[row] = (run.partition_key, run.partition_date)
@@ -220,6 +234,7 @@ class RunLog(Sequence[DagRun]):
         if self._row[run.id] == -1:
             return
         self._row[run.id] = -1
+        self._own_run_ids.add(run.id)  # keep whatever id it has, should it be packed again
         self._cache.pop(run.id, None)
         self._live[run.id] = run
 
@@ -251,8 +266,11 @@ class RunLog(Sequence[DagRun]):
         return _default_run_id(run_type, run_after)
 
     def _unpack(self, row: int, run_id: int) -> DagRun:
-        times = self._times[row * _TIME_FIELDS : (row + 1) * _TIME_FIELDS]
-        logical_date, start, end, run_after, created_at, start_date, end_date = map(_dt, times)
+        epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        logical_date, start, end, run_after, created_at, start_date, end_date = (
+            None if v == none else epoch + one_us * v
+            for v in self._times[row * _TIME_FIELDS : (row + 1) * _TIME_FIELDS]
+        )
         assert run_after is not None and created_at is not None
         dag_id = self._dag_names[self._dag[row]]
         nth = self._nth[row]
@@ -261,46 +279,48 @@ class RunLog(Sequence[DagRun]):
         partition_key, partition_date = self._partitions.get(row, (None, None))
         backfill_id, sort_ordinal = self._backfills.get(row, (None, None))
         first_consumed = self._consumed_end[row - 1] if row else 0
-        first_task = self._task_end[row - 1] if row else 0
-        task_ids = self._id_tuples[self._task_ids[row]]
+        flat = self._task_end[row - 1] if row else 0
+        task_codes, task_times, inlets = self._task_codes, self._task_times, self._inlets
         tasks = []
-        for offset, task_id in enumerate(task_ids):
-            flat = first_task + offset
-            code = self._task_codes[flat]
-            task_end = _dt(self._task_times[2 * flat + 1])
+        for task_id in self._id_tuples[self._task_ids[row]]:
+            code = task_codes[flat]
+            task_start = task_times[2 * flat]
+            task_end = epoch + one_us * task_times[2 * flat + 1]
             tasks.append(
                 TaskInstance(
                     task_id,
                     _OUTCOMES[code & 0x0F],  # type: ignore[arg-type]
-                    state=_TASK_STATES[(code & 0x7F) >> 4],  # type: ignore[arg-type]
-                    start_date=_dt(self._task_times[2 * flat]),
-                    finish_at=task_end,
-                    end_date=task_end,
-                    held=bool(code & _HELD),
-                    inlet_events=self._inlets.get(flat, ()),
+                    _TASK_STATES[(code & 0x7F) >> 4],  # type: ignore[arg-type]
+                    None if task_start == none else epoch + one_us * task_start,
+                    task_end,
+                    task_end,
+                    bool(code & _HELD),
+                    inlets.get(flat, ()),
                 )
             )
+            flat += 1
         run = DagRun(
-            dag_id=dag_id,
-            nth=nth,
-            run_id=self._run_ids.get(row) or self._derived_run_id(run_type, dag_id, nth, run_after),
-            run_type=run_type,
-            triggered_by=_TRIGGERED_BY[run_type],
-            logical_date=logical_date,
-            data_interval=None if start is None or end is None else DataInterval(start, end),
-            run_after=run_after,
-            created_at=created_at,
-            partition_key=partition_key,
-            partition_date=partition_date,
-            state=_RUN_STATES[codes & 0x0F],
-            start_date=start_date,
-            end_date=end_date,
-            tasks=tasks,
-            backfill_id=backfill_id,
-            backfill_sort_ordinal=sort_ordinal,
-            consumed_asset_events=tuple(self._consumed[first_consumed : self._consumed_end[row]]),
+            dag_id,
+            nth,
+            self._run_ids.get(row) or self._derived_run_id(run_type, dag_id, nth, run_after),
+            run_type,
+            _TRIGGERED_BY[run_type],
+            logical_date,
+            None if start is None or end is None else DataInterval(start, end),
+            run_after,
+            created_at,
+            partition_key,
+            partition_date,
+            _RUN_STATES[codes & 0x0F],
+            start_date,
+            end_date,
+            tasks,
+            backfill_id,
+            sort_ordinal,
+            tuple(self._consumed[first_consumed : self._consumed_end[row]]),
+            None,
+            run_id,
         )
-        run.id = run_id
         return run
 
     # ------------------------------------------------------------------ copies

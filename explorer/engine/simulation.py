@@ -640,7 +640,9 @@ class Simulation:
             for t in dag.spec.tasks
         ]
         run.set_state("queued", now)
-        st.runs.append(run)
+        table = dag.spec.timetable
+        derived = run_type == "asset_triggered" or not (table.partitioned and table.periodic)
+        st.runs.append(run, derived_run_id=derived)  # as ``_run_id`` builds it
         dag.note_created(run)
         self._activate(run)
         st.dirty = True

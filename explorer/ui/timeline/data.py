@@ -197,7 +197,7 @@ class RunStore:
         return code
 
     # ------------------------------------------------------------------ sync
-    def sync(self, runs: list[DagRun]) -> SyncResult:
+    def sync(self, runs: Sequence[DagRun]) -> SyncResult:
         """Bring the columns in step with ``runs`` (the engine's list, creation order)."""
         old = len(self.runs)
         fresh = old == 0 or (
@@ -222,7 +222,7 @@ class RunStore:
             reset=old == 0 and len(runs) > 0, changed=changed, appended=range(old, len(runs))
         )
 
-    def _rebuild(self, runs: list[DagRun]) -> SyncResult:
+    def _rebuild(self, runs: Sequence[DagRun]) -> SyncResult:
         self.runs = []
         self._active.clear()
         self.row_of.clear()

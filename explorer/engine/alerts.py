@@ -277,11 +277,8 @@ def _silence(
     if cadence is None or dag.deployed_at is None:
         return []
     limit = cadence * factor
-    marks = [
-        dag.deployed_at,
-        *(r.created_at for r in dag.runs if r.run_type == "asset_triggered"),
-        until,
-    ]
+    created = dag.runs.instants("created_at", "asset_triggered")
+    marks = [dag.deployed_at, *(at for at in created if at is not None), until]
     alerts = []
     for since, next_run in itertools.pairwise(marks):
         if next_run - since > limit and since + limit <= until:

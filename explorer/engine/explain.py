@@ -220,8 +220,9 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
         missing = [leaf["label"] for leaf in leaves(tree) if not leaf["satisfied"]]
         return "waiting: the condition is not met; missing " + ", ".join(missing)
     triggered = max(dag.adrq.values())
+    # the AS-5 floor as create_asset_run takes it: the latest asset run_after before
     previous = [
-        r.run_after for r in dag.runs if r.run_type == "asset_triggered" and r.run_after < triggered
+        at for at in dag.runs.instants("run_after", "asset_triggered") if at and at < triggered
     ]
     floor = max(previous) if previous else (None if dag.spec.catchup else dag.assets_first_seen)
     events = consumed_events(sim, dag, floor, triggered)

@@ -250,3 +250,22 @@ def test_copies_are_independent() -> None:
     runs[1].state = "failed"
     assert twin[1].state == "success" and twin[0] == log[0]
     assert twin[1] is not log[1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(finished_runs(), min_size=1, max_size=6), st.data())
+def test_instant_columns_equal_the_runs(runs: list[DagRun], data: st.DataObject) -> None:
+    log = RunLog()
+    view = DagRuns(log)
+    for run in runs:
+        log.append(run)
+        view.append(run)
+        if data.draw(st.booleans()):
+            log.freeze(run)  # a mix of packed and live runs
+    expected = copy.deepcopy(runs)
+    del runs, run
+    gc.collect()
+    for name in ("logical_date", "run_after", "created_at", "start_date", "end_date"):
+        assert list(view.instants(name)) == [getattr(r, name) for r in expected]
+        kept = [getattr(r, name) for r in expected if r.run_type == "asset_triggered"]
+        assert list(view.instants(name, "asset_triggered")) == kept

@@ -84,7 +84,55 @@ def _asset_run_id(dag_id: str, nth: int, run_after: datetime) -> str:
     return f"asset_triggered__{run_after.isoformat()}_{random_suffix(dag_id, nth)}"
 
 
-class RunLog(Sequence[DagRun]):
+class _RunsView(Sequence[DagRun]):
+    """Runs named by a list of ids, read through a :class:`RunLog` (the log itself, or
+    one DAG's runs)."""
+
+    __slots__ = ()
+
+    @property
+    def _log(self) -> RunLog:
+        raise NotImplementedError
+
+    def _id_list(self) -> Sequence[int]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._id_list())
+
+    @overload
+    def __getitem__(self, index: int) -> DagRun: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DagRun]: ...
+
+    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
+        ids = self._id_list()
+        if isinstance(index, slice):
+            return [self._log.get(i) for i in ids[index]]
+        return self._log.get(ids[index])  # IndexError from ``ids`` when out of range
+
+    def __iter__(self) -> Iterator[DagRun]:
+        log = self._log
+        for i in self._id_list():
+            yield log.get(i)
+
+    def __reversed__(self) -> Iterator[DagRun]:
+        log = self._log
+        for i in reversed(self._id_list()):
+            yield log.get(i)
+
+    def __bool__(self) -> bool:
+        return bool(self._id_list())
+
+    def instants(self, name: str, run_type: RunType | None = None) -> Iterator[datetime | None]:
+        """One instant field (``logical_date``, ``run_after``, ``created_at``,
+        ``start_date``, ``end_date``) of these runs, optionally of one run type, read
+        from the log's columns without building the packed runs."""
+        return self._log.read_instants(self._id_list(), name, run_type)
+
+
+class RunLog(_RunsView):
     """The runs in creation order; ``DagRun.id`` is the position in this log."""
 
     def __init__(self) -> None:
@@ -118,23 +166,12 @@ class RunLog(Sequence[DagRun]):
         self._id_tuple_codes: dict[tuple[str, ...], int] = {}
 
     # ------------------------------------------------------------------ sequence
-    def __len__(self) -> int:
-        return len(self._row)
+    @property
+    def _log(self) -> RunLog:
+        return self
 
-    @overload
-    def __getitem__(self, index: int) -> DagRun: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[DagRun]: ...
-
-    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
-        if isinstance(index, slice):
-            return [self.get(i) for i in range(*index.indices(len(self._row)))]
-        if index < 0:
-            index += len(self._row)
-        if not 0 <= index < len(self._row):
-            raise IndexError("run index out of range")
-        return self.get(index)
+    def _id_list(self) -> Sequence[int]:
+        return range(len(self._row))
 
     def get(self, run_id: int) -> DagRun:
         """The run with ``DagRun.id == run_id`` (a valid, non-negative id)."""
@@ -146,14 +183,6 @@ class RunLog(Sequence[DagRun]):
             run = self._unpack(self._row[run_id], run_id)
             self._cache[run_id] = run
         return run
-
-    def __iter__(self) -> Iterator[DagRun]:
-        for i in range(len(self._row)):
-            yield self.get(i)
-
-    def __reversed__(self) -> Iterator[DagRun]:
-        for i in range(len(self._row) - 1, -1, -1):
-            yield self.get(i)
 
     # ------------------------------------------------------------------ changes
     def append(self, run: DagRun, *, derived_run_id: bool = False) -> None:
@@ -239,12 +268,10 @@ class RunLog(Sequence[DagRun]):
         self._cache.pop(run.id, None)
         self._live[run.id] = run
 
-    def instants(
+    def read_instants(
         self, ids: Iterable[int], name: str, run_type: RunType | None = None
     ) -> Iterator[datetime | None]:
-        """One instant field (``logical_date``, ``run_after``, ``created_at``,
-        ``start_date``, ``end_date``) of the runs ``ids``, optionally of one run type,
-        read from the columns without building the packed runs."""
+        """:meth:`instants` of the runs ``ids``."""
         column = _TIME_INDEX[name]
         code = None if run_type is None else _RUN_TYPE_CODE[run_type]
         epoch, one_us, none = _EPOCH, _ONE_US, _NONE
@@ -367,43 +394,21 @@ _TRIGGERED_BY: dict[str, TriggeredBy] = {
 }
 
 
-class DagRuns(Sequence[DagRun]):
+class DagRuns(_RunsView):
     """One DAG's runs in creation order (``nth``), read through the simulation's log."""
 
-    __slots__ = ("_ids", "_log")
+    __slots__ = ("_ids", "_runs_log")
 
     def __init__(self, log: RunLog) -> None:
-        self._log = log
+        self._runs_log = log
         self._ids = array("q")
+
+    @property
+    def _log(self) -> RunLog:
+        return self._runs_log
+
+    def _id_list(self) -> Sequence[int]:
+        return self._ids
 
     def append(self, run: DagRun) -> None:
         self._ids.append(run.id)
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    @overload
-    def __getitem__(self, index: int) -> DagRun: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[DagRun]: ...
-
-    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
-        if isinstance(index, slice):
-            return [self._log.get(i) for i in self._ids[index]]
-        return self._log.get(self._ids[index])
-
-    def __iter__(self) -> Iterator[DagRun]:
-        for i in self._ids:
-            yield self._log.get(i)
-
-    def __reversed__(self) -> Iterator[DagRun]:
-        for i in reversed(self._ids):
-            yield self._log.get(i)
-
-    def __bool__(self) -> bool:
-        return bool(self._ids)
-
-    def instants(self, name: str, run_type: RunType | None = None) -> Iterator[datetime | None]:
-        """:meth:`RunLog.instants` of this DAG's runs, in ``nth`` order."""
-        return self._log.instants(self._ids, name, run_type)

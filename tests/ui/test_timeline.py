@@ -4,6 +4,7 @@ what the keyboard and the zone picker do, and exports that open as PNG, SVG and 
 from __future__ import annotations
 
 import dataclasses
+import math
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -311,6 +312,87 @@ class TestRunsTable:
         index = table.model.index(row, COLUMNS.index("data_interval_end"))
         assert index.data() == "2024-03-11 00:00 EDT"
         assert table.model.index(row, COLUMNS.index("interval")).data() == "23 h"
+
+
+def _python_order(runs: list[DagRun], column: str, descending: bool) -> list[tuple[str, str]]:
+    """The order the table must show: a stable sort on the cell's value as Python sees it
+    (instants and spans as numbers, none first; text as text)."""
+
+    def key(run: DagRun) -> float | str:
+        interval = run.data_interval
+        if column == "interval":
+            return (
+                -math.inf if interval is None else (interval.end - interval.start).total_seconds()
+            )
+        value = {
+            "data_interval_start": None if interval is None else interval.start,
+            "data_interval_end": None if interval is None else interval.end,
+        }.get(column, getattr(run, column, None))
+        if isinstance(value, datetime):
+            return value.timestamp()
+        if column in ("logical_date", "data_interval_start", "data_interval_end") or column in (
+            "start_date",
+            "end_date",
+        ):
+            return -math.inf
+        return str(value or "")
+
+    ordered = sorted(runs, key=key, reverse=descending)  # reverse keeps ties stable
+    return [(r.dag_id, r.run_id) for r in ordered]
+
+
+class TestRunsTableSorting:
+    @pytest.mark.parametrize("column", COLUMNS)
+    @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
+    def test_every_column_sorts_as_python_would(
+        self, qtbot: QtBot, column: str, descending: bool
+    ) -> None:
+        sim = orders_mart_sim(utc(2024, 3, 13))
+        table = RunsTable()
+        qtbot.addWidget(table)
+        table.refresh(sim)
+        order = (
+            QtCore.Qt.SortOrder.DescendingOrder
+            if descending
+            else QtCore.Qt.SortOrder.AscendingOrder
+        )
+        table.view.sortByColumn(COLUMNS.index(column), order)
+        assert table.visible_keys() == _python_order(list(sim.runs), column, descending)
+
+    def test_selection_survives_sorting_and_new_rows_land_in_order(self, qtbot: QtBot) -> None:
+        inputs = build_engine_inputs(load_scenario(SCENARIOS / "ny_dst_orders_mart.json"))
+        sim = make_simulation(inputs)
+        sim.advance_to(utc(2024, 3, 10, 12))
+        table = RunsTable()
+        qtbot.addWidget(table)
+        table.refresh(sim)
+        chosen = sim.runs[1]
+        assert table.select_run(chosen.dag_id, chosen.run_id)
+        table.view.sortByColumn(COLUMNS.index("run_after"), QtCore.Qt.SortOrder.DescendingOrder)
+        assert table.selected_run() == (chosen.dag_id, chosen.run_id)
+        sim.advance_to(utc(2024, 3, 13))
+        table.refresh(sim)  # new runs and state changes while sorted
+        assert table.visible_keys() == _python_order(list(sim.runs), "run_after", True)
+        assert table.selected_run() == (chosen.dag_id, chosen.run_id)
+        table.view.sortByColumn(-1, QtCore.Qt.SortOrder.AscendingOrder)  # back to creation order
+        assert table.visible_keys() == [(r.dag_id, r.run_id) for r in sim.runs]
+
+    def test_a_hundred_thousand_runs_sort_by_text_and_instant(self, qtbot: QtBot) -> None:
+        sim = many_runs(1000, 100)
+        table = RunsTable()
+        qtbot.addWidget(table)
+        table.refresh(sim)
+        runs = list(sim.runs)
+        for column in ("run_id", "end_date", "state"):
+            table.view.sortByColumn(COLUMNS.index(column), QtCore.Qt.SortOrder.DescendingOrder)
+            keys = table.visible_keys()
+            assert keys[:50] == _python_order(runs, column, True)[:50]
+            assert len(keys) == 100_000
+        table.state_box.setCurrentText("failed")
+        assert {
+            table.model.run_at(table.proxy.mapToSource(table.proxy.index(r, 0)).row()).state
+            for r in range(table.proxy.rowCount())
+        } == {"failed"}
 
 
 class TestKeyboard:

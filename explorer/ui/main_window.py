@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt
+from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -450,8 +450,14 @@ class MainWindow(QMainWindow):
             self.timeline_dock.setWidget(workspace.simulation.timeline_widget)
             self.explain_dock.setWidget(workspace.simulation.explain_widget)
             # --- part 2 (issue 6): presentation mode (F5) keeps only canvas and timeline
-            workspace.simulation.bench.presentation.hide.extend(
+            presentation = workspace.simulation.bench.presentation
+            presentation.hide.extend(
                 [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]
+            )
+            view = workspace.view
+            # the docks hide first; the canvas fits once the freed space is laid out
+            presentation.toggled.connect(
+                lambda on: QTimer.singleShot(0, view, lambda: view.present(on))
             )
             # --- end part 2
             if not self._sized:

@@ -464,9 +464,20 @@ def test_presentation_in_the_main_window_keeps_only_canvas_and_timeline(
     assert window.open_file(SCENARIOS / "ny_dst_orders_mart.json")
     simulation = window.workspace.simulation  # type: ignore[union-attr]
     assert simulation is not None
+    view = window.workspace.view  # type: ignore[union-attr]
+    window.resize(1400, 900)
+    view.set_zoom(0.5)
+    before = view.zoom()
     simulation.bench.presentation.enter()
     assert not window.inspector_dock.isVisible() and not window.explain_dock.isVisible()
     assert window.timeline_dock.isVisible() and simulation.bench.timeline.isVisible()
     assert window.canvas_host.isVisible()
+    # the canvas grows into the freed space: every node in view, magnified for a screen share
+    qtbot.waitUntil(lambda: view.zoom() > before, timeout=2000)
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    for node in view.canvas.items():
+        if node.isVisible() and node.parentItem() is None:
+            assert shown.contains(node.sceneBoundingRect().center())
     simulation.bench.presentation.exit()
     assert window.inspector_dock.isVisible()
+    qtbot.waitUntil(lambda: view.zoom() == before, timeout=2000)  # the user's zoom comes back

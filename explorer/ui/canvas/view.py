@@ -38,6 +38,8 @@ PALETTE_MIME = "application/x-schedule-explorer-node"
 MIN_ZOOM, MAX_ZOOM = 0.05, 4.0
 #: Below this zoom items drop their text (items.py): opening a file never goes lower.
 READABLE_ZOOM = 0.6
+#: Presentation mode magnifies a small graph up to this zoom (screen sharing).
+PRESENT_ZOOM = 1.75
 _STEP = 1.2
 _NUDGE = 10.0
 
@@ -67,6 +69,8 @@ class CanvasView(QGraphicsView):
         self.setAcceptDrops(True)
         self._pan_from: QPoint | None = None
         self._space = False
+        #: The zoom and centre before presentation mode, restored when it ends.
+        self._before_present: tuple[float, QPointF] | None = None
         self.minimap = Minimap(self)
         self.horizontalScrollBar().valueChanged.connect(self.minimap.refresh)
         self.verticalScrollBar().valueChanged.connect(self.minimap.refresh)
@@ -98,6 +102,28 @@ class CanvasView(QGraphicsView):
 
     def zoom_reset(self) -> None:
         self.set_zoom(1.0)
+
+    def present(self, on: bool) -> None:
+        """Presentation mode: the whole graph, magnified up to :data:`PRESENT_ZOOM` so that
+        a screen share can read it; leaving gives back the zoom and centre the user had."""
+        if on:
+            if self._before_present is None:
+                centre = self.mapToScene(self.viewport().rect().center())
+                self._before_present = (self.zoom(), centre)
+            bounds = self.canvas.itemsBoundingRect()
+            if bounds.isNull():
+                return
+            bounds = bounds.adjusted(-30, -30, 30, 30)
+            self.fitInView(bounds, Qt.AspectRatioMode.KeepAspectRatio)
+            self.set_zoom(min(self.zoom(), PRESENT_ZOOM))
+            self.centerOn(bounds.center())
+        elif self._before_present is not None:
+            zoom, centre = self._before_present
+            self._before_present = None
+            self.set_zoom(zoom)
+            self.centerOn(centre)
+        self.zoomChanged.emit(self.zoom())
+        self.minimap.refresh()
 
     def fit(self, *, readable: bool = False) -> None:
         """Show every node; never magnify beyond 100 % (a lone node is not blown up).

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
 
 from explorer.engine.cron import CronError, validate_cron
 from explorer.ui.inspector.asset_form import AssetForm
@@ -252,6 +262,53 @@ def test_asset_watchers_are_drawn_and_edited(window) -> None:  # type: ignore[no
         "watcher_1",
     ]
     assert ws.document.undo_stack.count() == 2
+
+
+def test_watcher_source_items_are_edited_added_and_removed(window) -> None:  # type: ignore[no-untyped-def]
+    assert window.open_file(EXAMPLES / "watcher_incremental_scan.json")
+    ws, form = _select(window, "asset:landing_files")
+    assert isinstance(form, AssetForm)
+
+    def lines() -> list[QLineEdit]:
+        row = ws.inspector.current.watchers.rows.itemAt(0).widget()  # type: ignore[union-attr]
+        return row.findChildren(QLineEdit)  # name, interval, trigger, then at/item per item
+
+    def source() -> tuple[Any, ...]:
+        return ws.document.scenario.assets[0].watchers[0].source  # type: ignore[no-any-return]
+
+    first = source()[0]
+    at = lines()[3]
+    _type(at, "2026-05-04T08:02:00", enter=False)  # naive: refused, nothing changes
+    QTest.keyClick(at, Qt.Key.Key_Return)
+    assert ws.document.undo_stack.count() == 0 and source()[0] == first
+    _type(lines()[3], "2026-05-04T08:02:00Z")
+    _type(lines()[4], "orders_0802.csv")
+    assert source()[0].at.text == "2026-05-04T08:02:00Z"
+    assert source()[0].item == "orders_0802.csv" and source()[0].payload == first.payload
+    count = len(source())
+    add = ws.inspector.current.watchers.findChild(QPushButton, "addSourceItem")  # type: ignore[union-attr]
+    QTest.mouseClick(add, Qt.MouseButton.LeftButton)
+    added = source()[-1]
+    assert len(source()) == count + 1 and added.item == f"item_{count + 1}"
+    poll = ws.document.scenario.assets[0].watchers[0].poll_interval.value
+    assert added.at.value == max(s.at.value for s in source()[:-1]) + poll
+    drop = [
+        b
+        for b in ws.inspector.current.watchers.findChildren(QToolButton)  # type: ignore[union-attr]
+        if b.toolTip() == f"Remove source item {first.item}"
+    ]
+    assert not drop  # renamed above: its button names the new item
+    (drop,) = [
+        b
+        for b in ws.inspector.current.watchers.findChildren(QToolButton)  # type: ignore[union-attr]
+        if b.toolTip() == "Remove source item orders_0802.csv"
+    ]
+    QTest.mouseClick(drop, Qt.MouseButton.LeftButton)
+    assert "orders_0802.csv" not in [s.item for s in source()] and len(source()) == count
+    assert ws.document.undo_stack.count() == 4
+    for _ in range(4):
+        ws.document.undo_stack.undo()
+    assert source()[0] == first and len(source()) == count
 
 
 def test_inspecting_every_node_of_every_example_changes_nothing(window) -> None:  # type: ignore[no-untyped-def]

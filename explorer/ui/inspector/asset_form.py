@@ -128,6 +128,7 @@ class AssetForm(Form):
             if decl is not None
             else "Only a declared asset can have a watcher"
         )
+        self.watchers.first_instant = scenario.clock.start.value
         self.watchers.set_watchers(decl.watchers if decl is not None else ())
 
     def _usage(self, scenario: Scenario, name: str) -> str:

@@ -3,20 +3,22 @@
 Airflow 3.3 attaches ``AssetWatcher(name, trigger)`` to an asset; the
 simulated trigger polls its source every ``poll_interval`` and keeps a
 watermark in the asset's state store (WA-1..WA-4). What lands in the source
-(``source`` items) is listed by count here and kept as it is; the trigger
-class is shown and saved, never imported.
+(``source`` items: when, and what) is edited here item by item; an item's
+``payload`` is kept as written. The trigger class is shown and saved, never
+imported.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import UTC, datetime
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from explorer.scenario import Duration, Watcher
-from explorer.scenario.values import parse_duration
+from explorer.scenario import Duration, Instant, SourceItem, Watcher
+from explorer.scenario.values import parse_duration, parse_instant
 from explorer.ui.inspector.fields import ValidatedLine
 
 __all__ = ["WatchersEditor"]
@@ -31,6 +33,18 @@ def _check_interval(text: str) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None if value.total_seconds() > 0 else "a watcher polls every positive duration"
+
+
+def _check_instant(text: str) -> str | None:
+    try:
+        parse_instant(text.strip())
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_item(text: str) -> str | None:
+    return None if text.strip() else "a source item needs a name (a file, a row key...)"
 
 
 def _check_trigger(text: str) -> str | None:
@@ -57,6 +71,9 @@ class WatchersEditor(QWidget):
         layout.addLayout(self.rows)
         layout.addWidget(self.add)
         self.watchers: tuple[Watcher, ...] = ()
+        #: Where a new source item lands when the watcher has none yet (the scenario's
+        #: clock.start, set by the asset form).
+        self.first_instant: datetime = datetime(2024, 1, 1, tzinfo=UTC)
 
     def set_watchers(self, watchers: tuple[Watcher, ...]) -> None:
         if watchers == self.watchers and self.rows.count() == len(watchers):
@@ -96,18 +113,71 @@ class WatchersEditor(QWidget):
         remove.setText("✕")
         remove.setToolTip(f"Remove watcher {watcher.name}")
         remove.clicked.connect(lambda _=False, i=index: self._remove(i))
-        items = QLabel(f"{len(watcher.source)} source item(s) landing while simulated")
-        items.setToolTip("What lands in the watched source (edit the file to change it)")
+        items = QLabel(f"source: {len(watcher.source)} item(s) landing while simulated")
+        items.setToolTip("What lands in the watched source: when (UTC or with an offset) and what")
+        grid.setColumnStretch(0, 3)  # room for a whole instant, offset included
+        grid.setColumnStretch(1, 2)
         grid.addWidget(name, 0, 0)
         grid.addWidget(interval, 0, 1)
         grid.addWidget(remove, 0, 2)
         grid.addWidget(trigger, 1, 0, 1, 3)
         grid.addWidget(items, 2, 0, 1, 3)
+        for n, item in enumerate(watcher.source):
+            self._source_row(grid, 3 + n, index, n, item)
+        add_item = QPushButton("Add source item")
+        add_item.setObjectName("addSourceItem")
+        add_item.setToolTip("Something lands in the source one poll interval after the last item")
+        add_item.clicked.connect(lambda _=False, i=index: self._add_item(i))
+        grid.addWidget(add_item, 3 + len(watcher.source), 0, 1, 3)
         return box
+
+    def _source_row(
+        self, grid: QGridLayout, row: int, index: int, n: int, item: SourceItem
+    ) -> None:
+        at = ValidatedLine(_check_instant, tooltip="at: when it lands, e.g. 2024-03-08T08:05:00Z")
+        at.set_value(item.at.text)
+        at.edit.setMinimumWidth(at.edit.fontMetrics().horizontalAdvance(item.at.text + "MM"))
+        at.committed.connect(
+            lambda t, i=index, k=n: self._replace_item(i, k, at=Instant.parse(t.strip()))
+        )
+        what = ValidatedLine(_check_item, tooltip="item: what lands (a file name, a row key)")
+        what.set_value(item.item)
+        what.committed.connect(lambda t, i=index, k=n: self._replace_item(i, k, item=t.strip()))
+        drop = QToolButton()
+        drop.setText("✕")
+        drop.setToolTip(f"Remove source item {item.item}")
+        drop.clicked.connect(lambda _=False, i=index, k=n: self._remove_item(i, k))
+        grid.addWidget(at, row, 0)
+        grid.addWidget(what, row, 1)
+        grid.addWidget(drop, row, 2)
 
     def _replace(self, index: int, **changes: object) -> None:
         new = dataclasses.replace(self.watchers[index], **changes)  # type: ignore[arg-type]
         self.changed.emit(tuple(new if i == index else w for i, w in enumerate(self.watchers)))
+
+    def _replace_item(self, index: int, n: int, **changes: object) -> None:
+        source = self.watchers[index].source
+        new = dataclasses.replace(source[n], **changes)  # type: ignore[arg-type]
+        self._replace(index, source=tuple(new if k == n else s for k, s in enumerate(source)))
+
+    def _remove_item(self, index: int, n: int) -> None:
+        source = self.watchers[index].source
+        self._replace(index, source=tuple(s for k, s in enumerate(source) if k != n))
+
+    def _add_item(self, index: int) -> None:
+        watcher = self.watchers[index]
+        source = watcher.source
+        at = (
+            max(s.at.value for s in source) + watcher.poll_interval.value
+            if source
+            else self.first_instant
+        )
+        taken = {s.item for s in source}
+        n = len(source) + 1
+        while f"item_{n}" in taken:
+            n += 1
+        item = SourceItem(at=Instant.of(at.astimezone(UTC)), item=f"item_{n}")
+        self._replace(index, source=(*source, item))
 
     def _remove(self, index: int) -> None:
         self.changed.emit(tuple(w for i, w in enumerate(self.watchers) if i != index))

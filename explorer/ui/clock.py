@@ -291,9 +291,13 @@ class ClockControls(QtWidgets.QWidget):
         try:
             instant = parse_instant_in(text, self.zone_name)
         except ValueError:
-            self.session.message.emit(f"not an instant: {text!r} (e.g. 2024-03-11 06:00)")
+            self.session.message.emit(f"not an instant: {text!r} (e.g. {self._example()})")
             return
         self.session.run_to(instant)
+
+    def _example(self) -> str:
+        """An instant of this scenario, as the run-to box reads it (its clock.until)."""
+        return f"{self.session.until.astimezone(zone_of(self.zone_name)):%Y-%m-%d %H:%M}"
 
     @property
     def speed(self) -> Speed:
@@ -356,6 +360,7 @@ class ClockControls(QtWidgets.QWidget):
             self.scrub.setValue(max(0, min(1000, position)))
             self.scrub.blockSignals(False)
         self.back_button.setEnabled(now > session.start)
+        self.run_to_edit.setPlaceholderText(f"run to: {self._example()} (display zone) or …Z")
 
     def _instant_of(self, value: int) -> datetime:
         session = self.session

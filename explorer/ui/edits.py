@@ -47,6 +47,7 @@ from explorer.scenario import (
     UnpauseAction,
     Watcher,
 )
+from explorer.scenario.model import AssetDag
 from explorer.scenario.values import JsonValue
 from explorer.ui import conditions
 
@@ -276,6 +277,14 @@ def _script_dag_ids(action: ScriptAction) -> set[str]:
 def replace_dag(s: Scenario, dag_id: str, new: Dag) -> Scenario:
     dags = tuple(new if d.dag_id == dag_id else d for d in s.dags)
     return dataclasses.replace(s, dags=dags)
+
+
+def replace_asset_dag(s: Scenario, dag_id: str, new: AssetDag) -> Scenario:
+    """The ``@asset`` entry standing for ``dag_id`` replaced by ``new``."""
+    if not any(e.dag_id == dag_id for e in s.asset_dags):
+        raise EditError(f"there is no @asset entry {dag_id!r}")
+    entries = tuple(new if e.dag_id == dag_id else e for e in s.asset_dags)
+    return dataclasses.replace(s, asset_dags=entries)
 
 
 def _dag(s: Scenario, dag_id: str) -> Dag:

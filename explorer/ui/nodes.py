@@ -24,6 +24,7 @@ from explorer.engine.assets.uri import make_asset
 from explorer.engine.errors import EngineError
 from explorer.graph import Spacing, layered_layout, scenario_graph
 from explorer.scenario import Dag, Scenario, Watcher
+from explorer.scenario.asset_dags import expand
 from explorer.ui import edits, schedule_kinds
 
 __all__ = [
@@ -193,10 +194,11 @@ def layout_graph(scenario: Scenario) -> Any:
 
 def canvas_model(scenario: Scenario) -> CanvasModel:
     graph = layout_graph(scenario)
-    dags = {d.dag_id: d for d in scenario.dags}
+    expanded, _ = expand(scenario)  # @asset entries are DAGs too: drawn as the DAG they make
+    dags = {d.dag_id: d for d in expanded.dags}
     model = CanvasModel(graph=graph)
     for node_id, data in graph.nodes(data=True):
-        model.nodes[node_id] = _view(node_id, data, dags, scenario, graph)
+        model.nodes[node_id] = _view(node_id, data, dags, expanded, graph)
     for source, target, data in graph.edges(data=True):
         kind = data["kind"]
         if kind == "outlet":
@@ -225,7 +227,7 @@ def _view(
     label = str(data.get("label", node_id))
     pending = node_id in scenario.layout and node_id not in _used(graph, node_id)
     if kind == "dag" and label in dags:
-        return _dag_view(node_id, dags[label], scenario, problems)
+        return _dag_view(node_id, dags[label], scenario, problems, str(data.get("shorthand", "")))
     if kind == "asset":
         decl = next((a for a in scenario.assets if a.name == data.get("name")), None)
         watchers = tuple(_watcher_words(w) for w in decl.watchers) if decl is not None else ()
@@ -272,7 +274,10 @@ def _used(graph: Any, node_id: str) -> set[str]:
     return {node_id} if graph.degree(node_id) else set()
 
 
-def _dag_view(node_id: str, dag: Dag, scenario: Scenario, problems: tuple[str, ...]) -> NodeView:
+def _dag_view(
+    node_id: str, dag: Dag, scenario: Scenario, problems: tuple[str, ...], shorthand: str = ""
+) -> NodeView:
+    """A DAG node; ``shorthand`` (``@asset``, ``@asset.multi``) for the DAG such an entry makes."""
     summary = schedule_kinds.summarize(dag, scenario)
     rows = tuple(
         TaskRow(
@@ -285,7 +290,8 @@ def _dag_view(node_id: str, dag: Dag, scenario: Scenario, problems: tuple[str, .
     )
     partition = _partition_words(dag.schedule)
     lines = [
-        f"DAG {dag.dag_id}",
+        f"DAG {dag.dag_id}"
+        + (f", written as Airflow's {shorthand} shorthand" if shorthand else ""),
         f"schedule: {summary.chip}",
         f"timezone {dag.timezone}; catchup={dag.catchup}; max_active_runs={dag.max_active_runs}",
     ]
@@ -301,6 +307,7 @@ def _dag_view(node_id: str, dag: Dag, scenario: Scenario, problems: tuple[str, .
         node_id,
         "dag",
         dag.dag_id,
+        shorthand,
         chip=summary.chip,
         tooltip="\n".join(lines),
         tasks=rows,

@@ -13,8 +13,15 @@ from __future__ import annotations
 import dataclasses
 
 from explorer.scenario import Dag, Scenario, ScenarioError, validate_scenario
+from explorer.scenario.model import AssetDag
 
-__all__ = ["dag_problems", "new_problems", "scenario_problems"]
+__all__ = [
+    "asset_dag_problems",
+    "dag_problems",
+    "new_asset_dag_problems",
+    "new_problems",
+    "scenario_problems",
+]
 
 
 def _key(error: ScenarioError) -> tuple[str, str]:
@@ -31,6 +38,20 @@ def new_problems(scenario: Scenario, before: Dag, after: Dag) -> list[ScenarioEr
     """Problems ``after`` has that ``before`` did not (a refused edit's reasons)."""
     old = {_key(e) for e in dag_problems(scenario, before)}
     return [e for e in dag_problems(scenario, after) if _key(e) not in old]
+
+
+def asset_dag_problems(scenario: Scenario, entry: AssetDag) -> list[ScenarioError]:
+    """The problems of an ``@asset`` entry alone; paths are ``$.asset_dags[0]...``."""
+    alone = dataclasses.replace(scenario, dags=(), asset_dags=(entry,), script=(), layout={})
+    return validate_scenario(alone, source="")
+
+
+def new_asset_dag_problems(
+    scenario: Scenario, before: AssetDag, after: AssetDag
+) -> list[ScenarioError]:
+    """Problems ``after`` has that ``before`` did not."""
+    old = {_key(e) for e in asset_dag_problems(scenario, before)}
+    return [e for e in asset_dag_problems(scenario, after) if _key(e) not in old]
 
 
 def scenario_problems(scenario: Scenario) -> list[ScenarioError]:

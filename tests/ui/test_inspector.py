@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.engine.cron import CronError, validate_cron
+from explorer.scenario import dumps_scenario
 from explorer.ui.inspector.asset_form import AssetForm
 from explorer.ui.inspector.condition_form import ConditionForm
 from explorer.ui.inspector.dag_form import DagForm
@@ -309,6 +310,46 @@ def test_watcher_source_items_are_edited_added_and_removed(window) -> None:  # t
     for _ in range(4):
         ws.document.undo_stack.undo()
     assert source()[0] == first and len(source()) == count
+
+
+def test_asset_shorthand_entries_are_edited_as_written(window) -> None:  # type: ignore[no-untyped-def]
+    from explorer.ui.inspector.asset_dag_form import AssetDagForm
+
+    assert window.open_file(EXAMPLES / "asset_decorator_and_inlets.json")
+    ws, form = _select(window, "dag:orders")
+    assert isinstance(form, AssetDagForm)
+    assert form.title.text() == "@asset orders"
+    assert "s3://warehouse/orders" in form.writes.text()
+
+    def entry() -> Any:
+        return ws.document.scenario.asset_dags[0]
+
+    _type(form.duration.edit, "ten minutes", enter=False)  # not a duration: refused in place
+    QTest.keyClick(form.duration.edit, Qt.Key.Key_Return)
+    assert ws.document.undo_stack.count() == 0 and entry().duration.text == "PT10M"
+    _type(form.duration.edit, "PT30M")
+    assert entry().duration.text == "PT30M"
+    _type(form.uri.edit, "s3://warehouse/orders_v2")
+    assert entry().uri == "s3://warehouse/orders_v2"
+    assert ws.scene.nodes["asset:orders"].view.subtitle.startswith("s3://warehouse/orders_v2")
+    assert not form.catchup.isEnabled()  # @asset takes no catchup argument
+    _type(form.start_date.edit, "2024-03-01", enter=False)  # naive: refused in place
+    QTest.keyClick(form.start_date.edit, Qt.Key.Key_Return)
+    assert entry().start_date is None
+    _type(form.start_date.edit, "2024-03-01T00:00:00Z")
+    QTest.mouseClick(form.paused, Qt.MouseButton.LeftButton)
+    assert entry().start_date.text == "2024-03-01T00:00:00Z"
+    assert entry().is_paused_upon_creation is True
+    assert ws.document.undo_stack.count() == 4
+    saved = dumps_scenario(ws.document.scenario)  # written as the shorthand, not expanded
+    assert '"duration": "PT30M"' in saved and '"dag_id": "orders"' not in saved
+    for _ in range(4):
+        ws.document.undo_stack.undo()
+    assert entry().duration.text == "PT10M" and entry().uri == "s3://warehouse/orders"
+    assert entry().start_date is None and not entry().is_paused_upon_creation
+    _, form = _select(window, "dag:load_dimensions")
+    assert isinstance(form, AssetDagForm) and form.title.text() == "@asset.multi load_dimensions"
+    assert form.writes.text() == "customers, products" and not form.uri.isEnabled()
 
 
 def test_inspecting_every_node_of_every_example_changes_nothing(window) -> None:  # type: ignore[no-untyped-def]

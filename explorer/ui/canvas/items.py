@@ -337,10 +337,11 @@ class DagItem(NodeItem):
         painter.fillRect(QRectF(r.left(), r.top(), 5, r.height()), accent)
         painter.restore()
         pad = 12.0
-        title_rect = QRectF(r.left() + pad, r.top() + 4, r.width() - 2 * pad - 50, 22)
+        badge = "paused" if v.paused else (v.subtitle or "DAG")  # subtitle: @asset shorthand
+        badge_width = 60.0 if len(badge) <= 7 else 84.0
+        title_rect = QRectF(r.left() + pad, r.top() + 4, r.width() - 2 * pad - badge_width, 22)
         self._text(painter, title_rect, v.title, _font(1, bold=True), c.text)
-        kind_rect = QRectF(r.right() - pad - 60, r.top() + 4, 60, 22)
-        badge = "paused" if v.paused else "DAG"
+        kind_rect = QRectF(r.right() - pad - badge_width, r.top() + 4, badge_width, 22)
         self._text(
             painter,
             kind_rect,

@@ -37,12 +37,12 @@ from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import MessageLabel, ValidatedLine
 from explorer.ui.inspector.schedule_form import ScheduleEditor, check_zone, zone_completer
 
-__all__ = ["DagForm"]
+__all__ = ["DagForm", "check_duration", "check_instant"]
 
 OUTCOMES = ("success", "failed", "success_no_data")
 
 
-def _check_instant(text: str) -> str | None:
+def check_instant(text: str) -> str | None:
     if not text.strip():
         return None
     try:
@@ -52,7 +52,7 @@ def _check_instant(text: str) -> str | None:
     return None
 
 
-def _check_duration(text: str) -> str | None:
+def check_duration(text: str) -> str | None:
     try:
         parse_duration(text.strip())
     except ValueError as exc:
@@ -81,7 +81,7 @@ class DagForm(Form):
         self.timezone.committed.connect(lambda t: self._set("timezone", t.strip() or "UTC"))
         self.add_row("timezone", self.timezone)
         self.start_date = ValidatedLine(
-            _check_instant,
+            check_instant,
             tooltip="start_date: ISO-8601 with an offset or Z (blank: none)",
             placeholder="2024-05-01T00:00:00Z",
         )
@@ -90,7 +90,7 @@ class DagForm(Form):
         self.start_date.committed.connect(lambda t: self._set_instant("start_date", t))
         self.add_row("start_date", self.start_date)
         self.end_date = ValidatedLine(
-            _check_instant,
+            check_instant,
             tooltip="end_date: ISO-8601 with an offset or Z (blank: none)",
             placeholder="none",
         )
@@ -356,7 +356,7 @@ class _TaskRow(QWidget):
             lambda t: form.rename_task(self.task_id, t, self.name.set_error)
         )
         self.duration = ValidatedLine(
-            _check_duration, tooltip="duration: ISO-8601 (PT10M, PT1H30M)", placeholder="PT10M"
+            check_duration, tooltip="duration: ISO-8601 (PT10M, PT1H30M)", placeholder="PT10M"
         )
         self.duration.committed.connect(
             lambda t: form.set_task_field(self.task_id, duration=Duration.parse(t.strip()))

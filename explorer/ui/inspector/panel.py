@@ -16,6 +16,7 @@ from explorer.ui import edits
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.alias_form import AliasForm, RefForm
+from explorer.ui.inspector.asset_dag_form import AssetDagForm, asset_dag_of
 from explorer.ui.inspector.asset_form import AssetForm
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.condition_form import ConditionForm
@@ -52,6 +53,7 @@ class Inspector(QScrollArea):
         self.forms: dict[str, Form] = {
             "scenario": ScenarioForm(document),
             "dag": DagForm(document),
+            "asset_dag": AssetDagForm(document),
             "asset": AssetForm(document),
             "alias": AliasForm(document),
             "ref": RefForm(document),
@@ -92,7 +94,10 @@ class Inspector(QScrollArea):
             self.current = form
             self.stack.setCurrentWidget(form)
         else:
-            kind = edits.parse_node(nodes[0]).kind
+            parsed = edits.parse_node(nodes[0])
+            kind = parsed.kind
+            if kind == "dag" and asset_dag_of(self.document.scenario, parsed.name) is not None:
+                kind = "asset_dag"  # an @asset entry: edited as written, not as a plain DAG
             item = self.scene.node_item(nodes[0])
             if item is not None and item.view.kind == "unresolved":
                 self.current = None

@@ -939,17 +939,35 @@ class Simulation:
         self._emit("run_created", dag.dag_id, run)
 
     def _select(self, selector: act.RunSelector, at: datetime) -> DagRun | None:
+        """The first run, in creation order, that any of the selector's criteria names.
+
+        Looked up by index (``nth``, logical date, the first ``created_at`` at or after
+        ``at``) rather than by reading every run back from the run log.
+        """
         dag = self.state.dags[selector.dag_id]
-        for run in dag.runs:
-            if selector.nth is not None and run.nth == selector.nth:
-                return run
-            if selector.logical_date is not None and run.logical_date == selector.logical_date:
-                return run
-            if selector.partition_key is not None and run.partition_key == selector.partition_key:
-                return run
-            if selector.next and run.created_at >= at:
-                return run
-        return None
+        found: list[int] = []
+        if selector.nth is not None and 0 <= selector.nth < len(dag.runs):
+            found.append(selector.nth)
+        if selector.logical_date is not None:
+            nth = dag.logical_dates.get(selector.logical_date)
+            if nth is not None:
+                found.append(nth)
+        if selector.partition_key is not None:
+            nth = next((r.nth for r in dag.runs if r.partition_key == selector.partition_key), None)
+            if nth is not None:
+                found.append(nth)
+        if selector.next:
+            nth = self._first_created_at_or_after(dag, at)
+            if nth is not None:
+                found.append(nth)
+        return dag.runs[min(found)] if found else None
+
+    @staticmethod
+    def _first_created_at_or_after(dag: DagState, at: datetime) -> int | None:
+        return next(
+            (n for n, t in enumerate(dag.runs.instants("created_at")) if t is not None and t >= at),
+            None,
+        )
 
     def _task_finish(self, action: act.TaskFinish) -> None:
         run = self._select(action.run, action.at)
@@ -1014,10 +1032,9 @@ class Simulation:
         override = pending.action
         assert isinstance(override, act.Override)
         if override.run.next:
-            first = next(
-                (r for r in self.state.dags[run.dag_id].runs if r.created_at >= override.at), None
-            )
-            return first is run
+            dag = self.state.dags[run.dag_id]
+            nth = self._first_created_at_or_after(dag, override.at)
+            return nth is not None and dag.runs[nth] is run
         return self._select(override.run, override.at) is run
 
     def _unmatched(self, action: act.Action) -> None:

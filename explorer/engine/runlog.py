@@ -35,16 +35,15 @@ from explorer.engine.runs import (
     RunType,
     TaskInstance,
     TriggeredBy,
-    random_suffix,
+    standard_run_id,
 )
 from explorer.engine.types import DataInterval
-from explorer.engine.tz import from_epoch_us
+from explorer.engine.tz import EPOCH as _EPOCH
+from explorer.engine.tz import ONE_US as _ONE_US
 
 __all__ = ["DagRuns", "RunLog"]
 
 _NONE = -(2**63)  # a null instant in an ``array('q')`` column
-_EPOCH = from_epoch_us(0)
-_ONE_US = from_epoch_us(1) - _EPOCH
 
 _RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
 _RUN_TYPE_CODE = {name: code for code, name in enumerate(_RUN_TYPES)}
@@ -74,14 +73,6 @@ def _instants(values: tuple[datetime | None, ...]) -> list[int] | None:
         else:
             return None
     return out
-
-
-def _default_run_id(run_type: str, run_after: datetime) -> str:
-    return f"{run_type}__{run_after.isoformat()}"
-
-
-def _asset_run_id(dag_id: str, nth: int, run_after: datetime) -> str:
-    return f"asset_triggered__{run_after.isoformat()}_{random_suffix(dag_id, nth)}"
 
 
 class _RunsView(Sequence[DagRun]):
@@ -141,7 +132,6 @@ class RunLog(_RunsView):
         self._live: dict[int, DagRun] = {}
         self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
         # packed columns, one entry per row
-        self._id = array("q")
         self._dag = array("I")
         self._nth = array("q")
         self._codes = bytearray()  # run_type << 4 | state
@@ -188,9 +178,8 @@ class RunLog(_RunsView):
     def append(self, run: DagRun, *, derived_run_id: bool = False) -> None:
         """A new run: it gets the next id and stays a live object until it ends.
 
-        ``derived_run_id``: the caller built ``run_id`` by the usual formula
-        (``{run_type}__{run_after}``, plus the random tail of an asset-triggered
-        run), so a packed run need not keep the string. Otherwise it is kept.
+        ``derived_run_id``: the caller built ``run_id`` with :func:`standard_run_id`,
+        so a packed run need not keep the string. Otherwise it is kept.
         """
         run.id = len(self._row)
         self._row.append(-1)
@@ -225,8 +214,7 @@ class RunLog(_RunsView):
         packed = _instants(instants)
         if packed is None:
             return False
-        row = len(self._id)
-        self._id.append(run.id)
+        row = len(self._nth)
         self._dag.append(self._dag_code(run.dag_id))
         self._nth.append(run.nth)
         self._codes.append(_RUN_TYPE_CODE[run.run_type] << 4 | _RUN_STATE_CODE[run.state])
@@ -305,13 +293,6 @@ class RunLog(_RunsView):
             self._id_tuples.append(ids)
         return code
 
-    @staticmethod
-    def _derived_run_id(run_type: str, dag_id: str, nth: int, run_after: datetime) -> str:
-        """The run_id a packed run gets back unless the side table says otherwise."""
-        if run_type == "asset_triggered":
-            return _asset_run_id(dag_id, nth, run_after)
-        return _default_run_id(run_type, run_after)
-
     def _unpack(self, row: int, run_id: int) -> DagRun:
         epoch, one_us, none = _EPOCH, _ONE_US, _NONE
         logical_date, start, end, run_after, created_at, start_date, end_date = (
@@ -349,7 +330,7 @@ class RunLog(_RunsView):
         run = DagRun(
             dag_id,
             nth,
-            self._run_ids.get(row) or self._derived_run_id(run_type, dag_id, nth, run_after),
+            self._run_ids.get(row) or standard_run_id(run_type, run_after, dag_id, nth),
             run_type,
             _TRIGGERED_BY[run_type],
             logical_date,

@@ -10,7 +10,15 @@ from typing import Literal
 from explorer.engine.dag import TaskOutcome
 from explorer.engine.types import DataInterval
 
-__all__ = ["DagRun", "RunState", "RunType", "TaskInstance", "TriggeredBy", "random_suffix"]
+__all__ = [
+    "DagRun",
+    "RunState",
+    "RunType",
+    "TaskInstance",
+    "TriggeredBy",
+    "random_suffix",
+    "standard_run_id",
+]
 
 RunType = Literal["scheduled", "manual", "asset_triggered", "backfill"]
 RunState = Literal["queued", "running", "success", "failed"]
@@ -111,3 +119,15 @@ def random_suffix(*parts: object, length: int = 8) -> str:
     digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     return "".join(alphabet[b % len(alphabet)] for b in digest[:length])
+
+
+def standard_run_id(run_type: str, run_after: datetime, dag_id: str, nth: int) -> str:
+    """TT-21: ``{run_type}__{run_after}``; an asset-triggered run adds the random tail.
+
+    The one formula both the scheduler (naming a new run) and the run log (naming a
+    packed run again) use; a CronPartition DAG's ids differ and are kept as written.
+    """
+    stamp = run_after.isoformat()
+    if run_type == "asset_triggered":
+        return f"{run_type}__{stamp}_{random_suffix(dag_id, nth)}"
+    return f"{run_type}__{stamp}"

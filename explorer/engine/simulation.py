@@ -33,7 +33,14 @@ from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.runlog import DagRuns, RunLog
-from explorer.engine.runs import DagRun, RunType, TaskInstance, TriggeredBy, random_suffix
+from explorer.engine.runs import (
+    DagRun,
+    RunType,
+    TaskInstance,
+    TriggeredBy,
+    random_suffix,
+    standard_run_id,
+)
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
 from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun
@@ -619,7 +626,7 @@ class Simulation:
                 f"(at {now.isoformat()}); raise the limit to simulate it"
             )
         nth = len(dag.runs)
-        run_id = self._run_id(dag, run_type, info, nth)
+        run_id, standard = self._run_id(dag, run_type, info, nth)
         run = DagRun(
             dag_id=dag.dag_id,
             nth=nth,
@@ -640,9 +647,7 @@ class Simulation:
             for t in dag.spec.tasks
         ]
         run.set_state("queued", now)
-        table = dag.spec.timetable
-        derived = run_type == "asset_triggered" or not (table.partitioned and table.periodic)
-        st.runs.append(run, derived_run_id=derived)  # as ``_run_id`` builds it
+        st.runs.append(run, derived_run_id=standard)
         dag.note_created(run)
         self._activate(run)
         st.dirty = True
@@ -673,16 +678,19 @@ class Simulation:
         )
         return "failed" if draw < task.failure_rate else task.outcome
 
-    def _run_id(self, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int) -> str:
-        """TT-21 / TT-16: the suffix is run_after; CronPartition DAGs add a random tail."""
-        prefix = "backfill" if run_type == "backfill" else run_type
-        stamp = info.run_after.isoformat()
-        if run_type == "asset_triggered":
-            return f"{prefix}__{stamp}_{random_suffix(dag.dag_id, nth)}"
-        if dag.spec.timetable.partitioned and dag.spec.timetable.periodic:
+    def _run_id(
+        self, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int
+    ) -> tuple[str, bool]:
+        """TT-21 / TT-16: the suffix is run_after; CronPartition DAGs add a random tail.
+
+        The flag: the id is :func:`standard_run_id`'s, which the run log can rebuild.
+        """
+        table = dag.spec.timetable
+        if run_type != "asset_triggered" and table.partitioned and table.periodic:
             key = f"__{info.partition_key}" if run_type != "manual" and info.partition_key else ""
-            return f"{prefix}__{stamp}{key}__{random_suffix(dag.dag_id, nth)}"
-        return f"{prefix}__{stamp}"
+            stamp = info.run_after.isoformat()
+            return f"{run_type}__{stamp}{key}__{random_suffix(dag.dag_id, nth)}", False
+        return standard_run_id(run_type, info.run_after, dag.dag_id, nth), True
 
     # ------------------------------------------------------------------ step 4 (SCH-5)
     def _start_queued_runs(self, now: datetime) -> bool:
@@ -919,7 +927,7 @@ class Simulation:
                 return
             interval = table.infer_manual_data_interval(run_after=action.logical_date)
         info = DagRunInfo(now, interval, action.partition_key, partition_date)
-        run_id = self._run_id(dag, "manual", info, len(dag.runs))
+        run_id, _ = self._run_id(dag, "manual", info, len(dag.runs))
         if any(r.run_id == run_id for r in dag.active) or any(
             r.run_id == run_id for r in reversed(dag.runs[-50:])
         ):

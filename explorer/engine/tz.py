@@ -17,6 +17,8 @@ from explorer.engine.errors import ScheduleError
 zoneinfo.reset_tzpath(to=[])
 
 __all__ = [
+    "EPOCH",
+    "ONE_US",
     "UTC",
     "ZoneError",
     "epoch_us",
@@ -28,18 +30,20 @@ __all__ = [
     "to_utc",
 ]
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_US = timedelta(microseconds=1)
+#: The Unix epoch and one microsecond: instants as integers (hot loops inline the two
+#: functions below with these).
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+ONE_US = timedelta(microseconds=1)
 
 
 def epoch_us(value: datetime) -> int:
     """Microseconds since the Unix epoch of an aware datetime: a compact, exact sort key."""
-    return (value - _EPOCH) // _US
+    return (value - EPOCH) // ONE_US
 
 
 def from_epoch_us(value: int) -> datetime:
     """The UTC datetime :func:`epoch_us` came from."""
-    return _EPOCH + _US * value  # twice as fast as timedelta(microseconds=value)
+    return EPOCH + ONE_US * value  # twice as fast as timedelta(microseconds=value)
 
 
 class ZoneError(ScheduleError):

@@ -271,27 +271,27 @@ def asset_runs_due(sim: Simulation) -> bool:
     return bool(ready_asset_dags(sim)) if sim.state.asset_ready else False
 
 
+def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:
+    """The AS-5 floor of a run triggered at ``triggered``: the latest asset-triggered
+    run_after before it; without one, when the DAG's assets were first seen
+    (catchup=False; None when none is named directly) or all history (catchup)."""
+    index = bisect_left(dag.asset_run_afters, epoch_us(triggered))
+    if index:
+        return from_epoch_us(dag.asset_run_afters[index - 1])
+    return None if dag.spec.catchup else dag.assets_first_seen
+
+
 def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
-    # the latest asset-triggered run_after before the triggered date (the AS-5 floor)
-    triggered_us = epoch_us(triggered)
-    index = bisect_left(dag.asset_run_afters, triggered_us)
-    floor: datetime | None
-    if index:
-        floor = from_epoch_us(dag.asset_run_afters[index - 1])
-    elif not dag.spec.catchup:
-        floor = dag.assets_first_seen  # None when no asset is named directly: all history
-    else:
-        floor = None
-    consumed = consumed_events(sim, dag, floor, triggered)
+    consumed = consumed_events(sim, dag, asset_run_floor(dag, triggered), triggered)
     info = DagRunInfo(run_after=triggered, data_interval=None)
     run = sim._new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(e.id for e in consumed)
-    insort(dag.asset_run_afters, triggered_us)
+    insort(dag.asset_run_afters, epoch_us(triggered))
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     st.asset_ready.discard(dag.dag_id)

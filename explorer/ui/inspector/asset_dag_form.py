@@ -21,12 +21,15 @@ from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
 from explorer.scenario import Duration, Instant, Scenario
 from explorer.scenario.asset_dags import expand
 from explorer.scenario.model import AssetDag
-from explorer.scenario.values import JsonValue
 from explorer.ui import edits, validation
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
-from explorer.ui.inspector.dag_form import check_duration, check_instant
-from explorer.ui.inspector.fields import MessageLabel, ValidatedLine
+from explorer.ui.inspector.fields import (
+    MessageLabel,
+    ValidatedLine,
+    check_duration,
+    check_instant,
+)
 from explorer.ui.inspector.schedule_form import ScheduleEditor, check_zone, zone_completer
 
 __all__ = ["AssetDagForm", "asset_dag_of"]
@@ -146,9 +149,7 @@ class AssetDagForm(Form):
     def _set_uri(self, text: str) -> None:
         self._set("uri", text.strip() or None, self.uri.set_error)
 
-    def _set(
-        self, name: str, value: JsonValue | object, show: Callable[[str], None] | None = None
-    ) -> None:
+    def _set(self, name: str, value: object, show: Callable[[str], None] | None = None) -> None:
         if self._loading:
             return
         before = self.entry()

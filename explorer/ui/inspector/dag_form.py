@@ -30,34 +30,21 @@ from PySide6.QtWidgets import (
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
 from explorer.scenario import Dag, Duration, Instant, Scenario
-from explorer.scenario.values import JsonValue, parse_duration, parse_instant
+from explorer.scenario.values import JsonValue, parse_instant
 from explorer.ui import edits, schedule_kinds, validation
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
-from explorer.ui.inspector.fields import MessageLabel, ValidatedLine
+from explorer.ui.inspector.fields import (
+    MessageLabel,
+    ValidatedLine,
+    check_duration,
+    check_instant,
+)
 from explorer.ui.inspector.schedule_form import ScheduleEditor, check_zone, zone_completer
 
-__all__ = ["DagForm", "check_duration", "check_instant"]
+__all__ = ["DagForm"]
 
 OUTCOMES = ("success", "failed", "success_no_data")
-
-
-def check_instant(text: str) -> str | None:
-    if not text.strip():
-        return None
-    try:
-        parse_instant(text.strip())
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
-def check_duration(text: str) -> str | None:
-    try:
-        parse_duration(text.strip())
-    except ValueError as exc:
-        return str(exc)
-    return None
 
 
 class DagForm(Form):

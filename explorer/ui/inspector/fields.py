@@ -17,7 +17,42 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
-__all__ = ["MessageLabel", "ValidatedLine", "section_title"]
+from explorer.scenario.values import parse_duration, parse_instant
+
+__all__ = [
+    "MessageLabel",
+    "ValidatedLine",
+    "check_duration",
+    "check_instant",
+    "instant_problem",
+    "section_title",
+]
+
+
+def instant_problem(text: str, *, optional: bool) -> str | None:
+    """Why ``text`` is not an ISO-8601 instant with an offset or Z (the parser's message);
+    blank is fine when ``optional``."""
+    if optional and not text.strip():
+        return None
+    try:
+        parse_instant(text.strip())
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def check_instant(text: str) -> str | None:
+    """An optional instant (``start_date``, ``end_date``): blank, or a valid instant."""
+    return instant_problem(text, optional=True)
+
+
+def check_duration(text: str) -> str | None:
+    try:
+        parse_duration(text.strip())
+    except ValueError as exc:
+        return str(exc)
+    return None
+
 
 #: text -> None when valid, else the message to show.
 Validator = Callable[[str], str | None]

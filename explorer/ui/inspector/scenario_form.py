@@ -12,22 +12,11 @@ import dataclasses
 from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
 
 from explorer.scenario import Instant, Scenario
-from explorer.scenario.values import parse_instant
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
-from explorer.ui.inspector.fields import ValidatedLine
+from explorer.ui.inspector.fields import ValidatedLine, instant_problem
 
 __all__ = ["ScenarioForm"]
-
-
-def _instant_problem(text: str, *, optional: bool) -> str | None:
-    if optional and not text.strip():
-        return None
-    try:
-        parse_instant(text.strip())
-    except ValueError as exc:
-        return str(exc)
-    return None
 
 
 class ScenarioForm(Form):
@@ -46,14 +35,14 @@ class ScenarioForm(Form):
         self.description.committed.connect(lambda t: self._set(description=t.strip() or None))
         self.add_row("description", self.description)
         self.start = ValidatedLine(
-            lambda t: _instant_problem(t, optional=False),
+            lambda t: instant_problem(t, optional=False),
             tooltip="clock.start: the deployment moment, ISO-8601 with an offset or Z",
         )
         self.start.edit.setObjectName("clock_start")
         self.start.committed.connect(self._set_start)
         self.add_row("clock.start", self.start)
         self.until = ValidatedLine(
-            lambda t: _instant_problem(t, optional=True),
+            lambda t: instant_problem(t, optional=True),
             tooltip="clock.until: the end of the simulated horizon (blank: none)",
         )
         self.until.committed.connect(self._set_until)

@@ -18,8 +18,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from explorer.scenario import Duration, Instant, SourceItem, Watcher
-from explorer.scenario.values import parse_duration, parse_instant
-from explorer.ui.inspector.fields import ValidatedLine
+from explorer.scenario.values import parse_duration
+from explorer.ui.inspector.fields import ValidatedLine, instant_problem
 
 __all__ = ["WatchersEditor"]
 
@@ -35,12 +35,8 @@ def _check_interval(text: str) -> str | None:
     return None if value.total_seconds() > 0 else "a watcher polls every positive duration"
 
 
-def _check_instant(text: str) -> str | None:
-    try:
-        parse_instant(text.strip())
-    except ValueError as exc:
-        return str(exc)
-    return None
+def _check_at(text: str) -> str | None:
+    return instant_problem(text, optional=False)
 
 
 def _check_item(text: str) -> str | None:
@@ -134,7 +130,7 @@ class WatchersEditor(QWidget):
     def _source_row(
         self, grid: QGridLayout, row: int, index: int, n: int, item: SourceItem
     ) -> None:
-        at = ValidatedLine(_check_instant, tooltip="at: when it lands, e.g. 2024-03-08T08:05:00Z")
+        at = ValidatedLine(_check_at, tooltip="at: when it lands, e.g. 2024-03-08T08:05:00Z")
         at.set_value(item.at.text)
         at.edit.setMinimumWidth(at.edit.fontMetrics().horizontalAdvance(item.at.text + "MM"))
         at.committed.connect(

@@ -15,7 +15,7 @@ that matches no asset, an alias event through an alias the task does not
 declare, a partition_mapper_config entry that is never used, a watcher that
 never runs) is named in ``warnings``, each at its JSON path.
 ``EngineInputs.unsupported`` holds the script actions of kinds the engine
-cannot run (none in this version).
+cannot run yet (the deployment changes of format 2).
 
 Declared assets reach the engine in file order (the first declared wins a
 URI-2 conflict), with their watchers as ``WatcherSpec``; the seed of random
@@ -56,19 +56,23 @@ from explorer.scenario.model import (
     AssetEventAction,
     BackfillAction,
     Dag,
+    DeployAction,
     OverrideAction,
     ParseAction,
     PauseAction,
+    RemoveDagAction,
     RunOutcomeAction,
     RunSelectorModel,
     Scenario,
     ScriptAction,
+    SetOptionAction,
     Task,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
     Watcher,
 )
+from explorer.scenario.options import effective_catchup, effective_max_active_runs
 from explorer.scenario.schedules import ScheduleReading
 from explorer.scenario.validate import document_order, schema_problems
 from explorer.scenario.values import Instant, JsonValue
@@ -140,6 +144,7 @@ class _Builder:
         watchers = tuple(self.watchers(dags))
         specs = {dag.dag_id: dag for dag in reversed(dags)}  # the first of a dag_id counts
         script: list[Action] = []
+        unsupported: list[UnsupportedAction] = []
         until = scenario.clock.until
         for index, action in enumerate(scenario.script):
             path: JsonPath = ("script", index)
@@ -147,6 +152,11 @@ class _Builder:
                 self.notes.append(
                     (path, f"at {action.at.text} is after clock.until: it never happens")
                 )
+            if isinstance(action, DeployAction | RemoveDagAction | SetOptionAction):
+                reason = "deployment changes are kept in the file but not simulated by this version"
+                self.notes.append((path, reason))
+                unsupported.append(UnsupportedAction(render_path(path), action, reason))
+                continue
             script.append(self.action(action, path, specs))
         self.notes = [(self.back(path), message) for path, message in self.notes]
         self.notes.sort(key=lambda note: document_order(document, note[0]))
@@ -165,6 +175,7 @@ class _Builder:
             watchers=watchers,
             seed=scenario.seed,
             silence_factor=scenario.alerts.silence_factor,
+            unsupported=tuple(unsupported),
         )
 
     def watchers(self, dags: tuple[DagSpec, ...]) -> list[WatcherSpec]:
@@ -214,8 +225,10 @@ class _Builder:
                 start_date=_utc(dag.start_date),
                 end_date=_utc(dag.end_date),
                 timezone=dag.timezone,
-                catchup=dag.catchup,
-                max_active_runs=dag.max_active_runs,
+                catchup=effective_catchup(dag.catchup, self.scenario.airflow_config),
+                max_active_runs=effective_max_active_runs(
+                    dag.max_active_runs, self.scenario.airflow_config
+                ),
                 is_paused_upon_creation=dag.is_paused_upon_creation,
                 tasks=tasks,
             )
@@ -301,6 +314,8 @@ class _Builder:
                     action.asset, (*path, "asset"), what="an external asset event"
                 )
                 return ExternalEvent(at, key, action.partition_key, frozen_extra(action.extra))
+            case DeployAction() | RemoveDagAction() | SetOptionAction():
+                raise AssertionError("deployment changes are set aside before conversion")
 
     def task_finish(
         self, action: TaskOutcomeAction, path: JsonPath, specs: dict[str, DagSpec]

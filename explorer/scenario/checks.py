@@ -30,6 +30,7 @@ from explorer.scenario.assets import (
 )
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean, render_path
 from explorer.scenario.model import (
+    AirflowConfig,
     AliasEvent,
     AssetEventAction,
     BackfillAction,
@@ -44,6 +45,7 @@ from explorer.scenario.model import (
     TriggerAction,
     UnpauseAction,
 )
+from explorer.scenario.options import effective_catchup, effective_max_active_runs
 from explorer.scenario.schedules import ScheduleReading, read_schedule
 from explorer.scenario.validate import schema_problems
 from explorer.scenario.values import Instant, JsonValue
@@ -191,7 +193,7 @@ def _check_dags(
         except ScenarioError as exc:
             yield exc.steps, exc.message
         else:
-            yield from _check_timetable(dag, path, readings[index])
+            yield from _check_timetable(dag, path, readings[index], scenario.airflow_config)
 
 
 def _check_dag(dag: Dag, path: JsonPath, catalog: AssetCatalog) -> Problems:
@@ -239,15 +241,22 @@ def _check_alias_events(
             yield exc.steps, exc.message
 
 
-def _check_timetable(dag: Dag, path: JsonPath, reading: ScheduleReading) -> Problems:
-    """The DAG-level refusals of ``sdk/definitions/dag.py`` (TT-1)."""
+def _check_timetable(
+    dag: Dag, path: JsonPath, reading: ScheduleReading, config: AirflowConfig
+) -> Problems:
+    """The DAG-level refusals of ``sdk/definitions/dag.py`` (TT-1), on the values a parse
+    with the scenario's options reads (an unset field takes the option, DEP-7)."""
     timetable = reading.timetable
     limit = timetable.active_runs_limit
-    if limit is not None and dag.max_active_runs > limit:
-        default = " (the default is 16)" if dag.max_active_runs == 16 else ""
+    max_active_runs = effective_max_active_runs(dag.max_active_runs, config)
+    if limit is not None and max_active_runs > limit:
+        default = "" if dag.max_active_runs is not None else (
+            f" (the default is {max_active_runs})"
+        )
         message = f"Invalid max_active_runs: {timetable.name} requires max_active_runs <= {limit}"
         yield (*path, "max_active_runs"), f"{message}{default}; set it to {limit}"
-    if dag.catchup and timetable.can_be_scheduled and dag.start_date is None:
+    catchup = effective_catchup(dag.catchup, config)
+    if catchup and timetable.can_be_scheduled and dag.start_date is None:
         message = "start_date is required when catchup=True (Airflow refuses this DAG)"
         yield (*path, "catchup"), f"{message}: add a start_date or set catchup to false"
 

@@ -7,15 +7,13 @@ the reader only ever knows the current version (contract section 3). A newer
 or unknown format is refused: guessing would silently drop what a newer
 version meant.
 
-Version 1 is the first format, so :data:`MIGRATIONS` is empty for now. To add
-version 2: write ``_v1_to_v2(doc) -> doc`` here, append
-``Migration(1, 2, "what changed", _v1_to_v2)``, bump ``FORMAT_VERSION`` in
-``model.py`` and ship ``scenario-2.schema.json``.
+To add version N+1: write ``_vN_to_vN1(doc) -> doc`` here, append
+``Migration(N, N+1, "what changed", ...)``, bump ``FORMAT_VERSION`` in
+``model.py`` and ship ``scenario-<N+1>.schema.json``.
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,8 +37,32 @@ class Migration:
     func: Callable[[JsonObject], JsonObject]
 
 
+def _v1_to_v2(doc: JsonObject) -> JsonObject:
+    """Format 2 (ADR 0007): options by ``airflow.cfg`` section; ``deploy`` was a parse.
+
+    Unset ``catchup``/``max_active_runs`` need no rewrite: format 1 could not change
+    the options that decide them, so absent meant exactly what unset means now.
+    """
+    config = doc.get("airflow_config")
+    if isinstance(config, dict) and "create_cron_data_intervals" in config:
+        rest = {k: v for k, v in config.items() if k != "create_cron_data_intervals"}
+        scheduler = {"create_cron_data_intervals": config["create_cron_data_intervals"]}
+        doc["airflow_config"] = {"scheduler": scheduler, **rest}
+    script = doc.get("script")
+    if isinstance(script, list):
+        doc["script"] = [
+            {**action, "do": "parse"}
+            if isinstance(action, dict) and action.get("do") == "deploy"
+            else action
+            for action in script
+        ]
+    return doc
+
+
 #: Every migration ever shipped, oldest first.
-MIGRATIONS: tuple[Migration, ...] = ()
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, 2, "airflow_config by section; deploy becomes parse", _v1_to_v2),
+)
 
 
 def format_version(document: JsonObject, *, source: str) -> int:
@@ -49,7 +71,7 @@ def format_version(document: JsonObject, *, source: str) -> int:
         raise ScenarioError(
             source,
             ("format",),
-            'missing; a scenario file starts with "format": "schedule-explorer/1"',
+            f'missing; a scenario file starts with "format": "schedule-explorer/{FORMAT_VERSION}"',
         )
     value = document["format"]
     match = _FORMAT.match(value) if isinstance(value, str) else None
@@ -102,8 +124,11 @@ def migrate(
 def _apply(step: Migration, document: JsonObject, source: str) -> JsonObject:
     # A migration reads files that were never validated by this version; a
     # surprise in them must come out as a located message, not a traceback.
+    # It gets a shallow copy and replaces (never mutates) what it changes below
+    # the top level: a deep copy would recurse through arbitrarily deep
+    # conditions, which a later stage refuses with a located message.
     try:
-        result = step.func(copy.deepcopy(document))
+        result = step.func(dict(document))
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         raise ScenarioError(
             source,

@@ -1,4 +1,4 @@
-"""The scenario file as plain, immutable values (format ``schedule-explorer/1``).
+"""The scenario file as plain, immutable values (format ``schedule-explorer/2``, ADR 0007).
 
 These mirror the file one to one: no Qt, no engine objects, nothing computed.
 ``explorer.scenario.build`` turns them into engine values. They are frozen so
@@ -16,9 +16,10 @@ Airflow's (contract section 1) and ``build`` reads them.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Literal
+from typing import ClassVar, Literal
 
 from explorer.scenario.values import Duration, Instant, JsonObject, JsonValue
 
@@ -34,27 +35,40 @@ __all__ = [
     "AssetNode",
     "BackfillAction",
     "Clock",
+    "CountExpectation",
     "Dag",
+    "DagSource",
+    "DeployAction",
+    "Expectation",
+    "FiresWithinExpectation",
+    "ImportInfo",
     "MultiAsset",
+    "NoAlertExpectation",
+    "NoRunExpectation",
     "OverrideAction",
     "ParseAction",
     "PauseAction",
+    "RemoveDagAction",
     "RunOutcomeAction",
     "RunSelectorModel",
+    "RunsBetweenExpectation",
+    "SameAsExpectation",
     "Scenario",
     "ScheduleValue",
     "SchedulerSettings",
     "ScriptAction",
+    "SetOptionAction",
     "SourceItem",
     "Task",
     "TaskOutcome",
     "TaskOutcomeAction",
     "TriggerAction",
     "UnpauseAction",
+    "Unresolved",
     "Watcher",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FORMAT = f"schedule-explorer/{FORMAT_VERSION}"
 
 #: A DAG's ``schedule``: a cron/preset string, null, a delta, a condition or a timetable object.
@@ -95,10 +109,21 @@ class SchedulerSettings:
 
 @dataclass(frozen=True, slots=True)
 class AirflowConfig:
-    """The few ``airflow.cfg`` options that change how a schedule is read."""
+    """The ``airflow.cfg`` options that change how a DAG file is read (DEP-7).
+
+    Written by section and key in the file (``explorer.scenario.options``
+    maps each field to its section); defaults are Airflow 3.3.2's.
+    ``section_extras`` keeps the ``x-...`` keys found inside each section.
+    """
 
     create_cron_data_intervals: bool = False
+    catchup_by_default: bool = False
+    create_delta_data_intervals: bool = False
+    max_active_runs_per_dag: int = 16
+    #: ``[dag_processor] refresh_interval`` in seconds: the bundle refresh grid (DEP-6).
+    refresh_interval: int = 300
     extras: JsonObject = field(default_factory=_extras)
+    section_extras: dict[str, JsonObject] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +209,27 @@ class Task:
 
 
 @dataclass(frozen=True, slots=True)
+class DagSource:
+    """Where an imported DAG was defined: a file relative to its import root, 1-based line."""
+
+    file: str
+    line: int | None = None
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """A value the import could not read statically, and why (never guessed silently)."""
+
+    field: str
+    reason: str
+    line: int | None = None
+    #: None: the DAG's own source file.
+    file: str | None = None
+    extras: JsonObject = dataclasses.field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
 class Dag:
     """A DAG in Airflow's words; ``timezone`` is the zone cron strings are read in."""
 
@@ -192,11 +238,21 @@ class Dag:
     start_date: Instant | None = None
     end_date: Instant | None = None
     timezone: str = "UTC"
-    catchup: bool = False
-    max_active_runs: int = 16
+    #: None: unset, ``[scheduler] catchup_by_default`` decides at each parse (DEP-7).
+    catchup: bool | None = None
+    #: None: unset, ``[core] max_active_runs_per_dag`` decides at each parse (DEP-7).
+    max_active_runs: int | None = None
     is_paused_upon_creation: bool = False
     tasks: tuple[Task, ...] = ()
     extras: JsonObject = field(default_factory=_extras)
+    #: Airflow's ``tags=``: shown and filtered on, never simulated.
+    tags: tuple[str, ...] = ()
+    #: Where an imported DAG came from (None: written by hand).
+    source: DagSource | None = None
+    #: What the import could not read statically.
+    unresolved: tuple[Unresolved, ...] = ()
+    #: Fields whose value the user supplied; a re-import keeps them.
+    supplied: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,11 +308,39 @@ class RunSelectorModel:
 
 @dataclass(frozen=True, slots=True)
 class ParseAction:
-    """``parse`` (or its alias ``deploy``, kept as written): (re)parse DAG files."""
+    """``parse``: (re)parse DAG files as they are (format 1's ``deploy`` migrates here)."""
 
     at: Instant
     dag_ids: tuple[str, ...] | None = None  # None: every DAG
-    do: Literal["parse", "deploy"] = "parse"
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class DeployAction:
+    """``deploy``: ``dag.dag_id``'s file is replaced (or created) and parsed at once (DEP-1)."""
+
+    at: Instant
+    dag: Dag
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDagAction:
+    """``remove_dag``: the DAG file is deleted; the next bundle refresh notices (DEP-6)."""
+
+    at: Instant
+    dag_id: str
+    extras: JsonObject = field(default_factory=_extras)
+
+
+@dataclass(frozen=True, slots=True)
+class SetOptionAction:
+    """``set_option``: ``[section] key`` has ``value`` for every later parse (DEP-7)."""
+
+    at: Instant
+    section: str
+    key: str
+    value: bool | int
     extras: JsonObject = field(default_factory=_extras)
 
 
@@ -360,6 +444,9 @@ class AssetEventAction:
 
 ScriptAction = (
     ParseAction
+    | DeployAction
+    | RemoveDagAction
+    | SetOptionAction
     | PauseAction
     | UnpauseAction
     | TriggerAction
@@ -369,6 +456,106 @@ ScriptAction = (
     | BackfillAction
     | AssetEventAction
 )
+
+
+@dataclass(frozen=True, slots=True)
+class RunsBetweenExpectation:
+    """Every (week)day, the DAG has a run whose ``run_after`` (or end) falls in [after, before)."""
+
+    dag_id: str
+    after: str
+    before: str
+    timezone: str | None = None  # None: the DAG's
+    days: Literal["every_day", "weekdays"] = "every_day"
+    #: The file's ``field``: which instant of a run must fall in the window.
+    time_field: Literal["run_after", "end_date"] = "run_after"
+    from_: Instant | None = None
+    to: Instant | None = None
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "runs_between"
+
+
+@dataclass(frozen=True, slots=True)
+class NoRunExpectation:
+    """The DAG has no run in [from, to): a freeze window, a holiday."""
+
+    dag_id: str
+    from_: Instant
+    to: Instant
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "no_run"
+
+
+@dataclass(frozen=True, slots=True)
+class CountExpectation:
+    """The DAG has exactly / at least / at most N runs in the range (one bound is set)."""
+
+    dag_id: str
+    exactly: int | None = None
+    at_least: int | None = None
+    at_most: int | None = None
+    from_: Instant | None = None
+    to: Instant | None = None
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "count"
+
+
+@dataclass(frozen=True, slots=True)
+class FiresWithinExpectation:
+    """The consumer runs within ``within`` after each run of ``producer`` (None: the last one)."""
+
+    dag_id: str
+    within: Duration
+    producer: str | None = None
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "fires_within"
+
+
+@dataclass(frozen=True, slots=True)
+class NoAlertExpectation:
+    """No alert of ``alert``'s kind (None: of any kind) in the range."""
+
+    alert: str | None = None
+    from_: Instant | None = None
+    to: Instant | None = None
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "no_alert"
+
+
+@dataclass(frozen=True, slots=True)
+class SameAsExpectation:
+    """The DAG's runs equal an accepted golden list (regression checks); runs stay JSON."""
+
+    dag_id: str
+    runs: tuple[JsonObject, ...] = ()
+    name: str | None = None
+    extras: JsonObject = field(default_factory=_extras)
+    expect: ClassVar[str] = "same_as"
+
+
+Expectation = (
+    RunsBetweenExpectation
+    | NoRunExpectation
+    | CountExpectation
+    | FiresWithinExpectation
+    | NoAlertExpectation
+    | SameAsExpectation
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportInfo:
+    """How an imported scenario was made, so Re-import can repeat it (ADR 0007 section 4)."""
+
+    roots: tuple[str, ...] = ()
+    task_duration: Duration | None = None
+    parsed_at: Instant | None = None
+    extras: JsonObject = field(default_factory=_extras)
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,3 +578,7 @@ class Scenario:
     alerts: AlertSettings = field(default_factory=AlertSettings)
     #: ``@asset`` / ``@asset.multi`` definitions, expanded into DAGs at build.
     asset_dags: tuple[AssetDag, ...] = ()
+    #: What must (not) happen, checked by ``explorer check`` (ADR 0007 section 5).
+    expectations: tuple[Expectation, ...] = ()
+    #: Set on scenarios made by ``explorer import``.
+    import_info: ImportInfo | None = None

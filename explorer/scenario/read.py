@@ -7,7 +7,7 @@ keys are kept in ``extras`` in the order they were read.
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from explorer.scenario.model import (
     DEFAULT_LOOP_INTERVAL,
@@ -21,24 +21,38 @@ from explorer.scenario.model import (
     AssetEventAction,
     BackfillAction,
     Clock,
+    CountExpectation,
     Dag,
+    DagSource,
+    DeployAction,
+    Expectation,
+    FiresWithinExpectation,
+    ImportInfo,
     MultiAsset,
+    NoAlertExpectation,
+    NoRunExpectation,
     OverrideAction,
     ParseAction,
     PauseAction,
+    RemoveDagAction,
     RunOutcomeAction,
+    RunsBetweenExpectation,
     RunSelectorModel,
+    SameAsExpectation,
     Scenario,
     SchedulerSettings,
     ScriptAction,
+    SetOptionAction,
     SourceItem,
     Task,
     TaskOutcome,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Unresolved,
     Watcher,
 )
+from explorer.scenario.options import SECTIONS
 from explorer.scenario.values import Duration, Instant, JsonObject
 
 __all__ = ["read_scenario"]
@@ -60,6 +74,8 @@ def read_scenario(doc: JsonObject) -> Scenario:
         script=tuple(_action(a) for a in raw.get("script", [])),
         layout={node: (xy[0], xy[1]) for node, xy in raw.get("layout", {}).items()},
         extras=_extras(raw),
+        expectations=tuple(_expectation(e) for e in raw.get("expectations", [])),
+        import_info=None if "import" not in raw else _import_info(raw["import"]),
     )
 
 
@@ -89,7 +105,14 @@ def _scheduler(raw: dict[str, Any]) -> SchedulerSettings:
 
 
 def _airflow_config(raw: dict[str, Any]) -> AirflowConfig:
-    return AirflowConfig(raw.get("create_cron_data_intervals", False), _extras(raw))
+    values: dict[str, Any] = {}
+    section_extras: dict[str, JsonObject] = {}
+    for section in SECTIONS:
+        body: dict[str, Any] = raw.get(section, {})
+        values.update((k, v) for k, v in body.items() if not k.startswith("x-"))
+        if _extras(body):
+            section_extras[section] = _extras(body)
+    return AirflowConfig(**values, extras=_extras(raw), section_extras=section_extras)
 
 
 def _alerts(raw: dict[str, Any]) -> AlertSettings:
@@ -168,18 +191,83 @@ def _asset_dag(raw: dict[str, Any]) -> AssetDag:
 
 
 def _dag(raw: dict[str, Any]) -> Dag:
+    source = raw.get("source")
     return Dag(
         dag_id=raw["dag_id"],
         schedule=raw.get("schedule"),
         start_date=_instant(raw.get("start_date")),
         end_date=_instant(raw.get("end_date")),
         timezone=raw.get("timezone", "UTC"),
-        catchup=raw.get("catchup", False),
-        max_active_runs=raw.get("max_active_runs", 16),
+        catchup=raw.get("catchup"),
+        max_active_runs=raw.get("max_active_runs"),
         is_paused_upon_creation=raw.get("is_paused_upon_creation", False),
         tasks=tuple(_task(t) for t in raw.get("tasks", [])),
         extras=_extras(raw),
+        tags=tuple(raw.get("tags", [])),
+        source=None
+        if source is None
+        else DagSource(source["file"], source.get("line"), _extras(source)),
+        unresolved=tuple(_unresolved(u) for u in raw.get("unresolved", [])),
+        supplied=tuple(raw.get("supplied", [])),
     )
+
+
+def _unresolved(raw: dict[str, Any]) -> Unresolved:
+    return Unresolved(
+        raw["field"], raw["reason"], raw.get("line"), raw.get("file"), _extras(raw)
+    )
+
+
+def _import_info(raw: dict[str, Any]) -> ImportInfo:
+    duration = raw.get("task_duration")
+    return ImportInfo(
+        roots=tuple(raw.get("roots", [])),
+        task_duration=None if duration is None else Duration.parse(duration),
+        parsed_at=_instant(raw.get("parsed_at")),
+        extras=_extras(raw),
+    )
+
+
+def _expectation(raw: dict[str, Any]) -> Expectation:
+    kind: str = raw["expect"]
+    common: dict[str, Any] = {"name": raw.get("name"), "extras": _extras(raw)}
+    span: dict[str, Any] = {
+        "from_": _instant(raw.get("from")),
+        "to": _instant(raw.get("to")),
+    }
+    if kind == "runs_between":
+        return RunsBetweenExpectation(
+            dag_id=raw["dag_id"],
+            after=raw["after"],
+            before=raw["before"],
+            timezone=raw.get("timezone"),
+            days=raw.get("days", "every_day"),
+            time_field=raw.get("field", "run_after"),
+            **span,
+            **common,
+        )
+    if kind == "no_run":
+        return NoRunExpectation(
+            raw["dag_id"], Instant.parse(raw["from"]), Instant.parse(raw["to"]), **common
+        )
+    if kind == "count":
+        return CountExpectation(
+            dag_id=raw["dag_id"],
+            exactly=raw.get("exactly"),
+            at_least=raw.get("at_least"),
+            at_most=raw.get("at_most"),
+            **span,
+            **common,
+        )
+    if kind == "fires_within":
+        return FiresWithinExpectation(
+            raw["dag_id"], Duration.parse(raw["within"]), raw.get("producer"), **common
+        )
+    if kind == "no_alert":
+        return NoAlertExpectation(raw.get("alert"), **span, **common)
+    if kind == "same_as":
+        return SameAsExpectation(raw["dag_id"], tuple(raw["runs"]), **common)
+    raise AssertionError(f"the schema let an unknown expectation through: {kind!r}")
 
 
 def _selector(raw: dict[str, Any]) -> RunSelectorModel:
@@ -197,10 +285,15 @@ def _action(raw: dict[str, Any]) -> ScriptAction:
     at = Instant.parse(raw["at"])
     do: str = raw["do"]
     extras = _extras(raw)
-    if do in ("parse", "deploy"):
+    if do == "parse":
         ids = raw.get("dag_ids")
-        spelling: Literal["parse", "deploy"] = "deploy" if do == "deploy" else "parse"
-        return ParseAction(at, None if ids is None else tuple(ids), spelling, extras)
+        return ParseAction(at, None if ids is None else tuple(ids), extras)
+    if do == "deploy":
+        return DeployAction(at, _dag(raw["dag"]), extras)
+    if do == "remove_dag":
+        return RemoveDagAction(at, raw["dag_id"], extras)
+    if do == "set_option":
+        return SetOptionAction(at, raw["section"], raw["key"], raw["value"], extras)
     if do == "pause":
         return PauseAction(at, raw["dag_id"], extras)
     if do == "unpause":

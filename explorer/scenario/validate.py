@@ -1,6 +1,6 @@
 """The JSON Schema check of a scenario file, with messages a user can act on.
 
-The schema ships in the package (``schema/scenario-1.schema.json``) and is the
+The schema ships in the package (``schema/scenario-2.schema.json``) and is the
 public description of the file. Leaf values whose rules live in our code
 (datetimes with offsets, non-negative durations, IANA zones, crons) are
 schema ``format`` keywords checked by our own functions, so every bad leaf is
@@ -28,7 +28,7 @@ from explorer.scenario.values import JsonObject, JsonValue, parse_duration, pars
 
 __all__ = ["SCHEMA_RESOURCE", "document_order", "load_schema", "schema_problems"]
 
-SCHEMA_RESOURCE = "scenario-1.schema.json"
+SCHEMA_RESOURCE = "scenario-2.schema.json"
 
 _TYPE_WORDS = {
     "string": "a string",

@@ -21,22 +21,35 @@ from explorer.scenario.model import (
     AssetEventAction,
     BackfillAction,
     Clock,
+    CountExpectation,
     Dag,
+    DeployAction,
+    Expectation,
+    FiresWithinExpectation,
+    ImportInfo,
+    NoAlertExpectation,
+    NoRunExpectation,
     OverrideAction,
     ParseAction,
     PauseAction,
+    RemoveDagAction,
     RunOutcomeAction,
+    RunsBetweenExpectation,
     RunSelectorModel,
+    SameAsExpectation,
     Scenario,
     SchedulerSettings,
     ScriptAction,
+    SetOptionAction,
     SourceItem,
     Task,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Unresolved,
     Watcher,
 )
+from explorer.scenario.options import OPTIONS, SECTIONS
 from explorer.scenario.values import JsonObject, JsonValue
 
 __all__ = ["write_scenario"]
@@ -56,6 +69,10 @@ def write_scenario(scenario: Scenario) -> JsonObject:
     if scenario.asset_dags:
         out["asset_dags"] = [_asset_dag(d) for d in scenario.asset_dags]
     out["script"] = [_action(a) for a in scenario.script]
+    if scenario.expectations:
+        out["expectations"] = [_expectation(e) for e in scenario.expectations]
+    if scenario.import_info is not None:
+        out["import"] = _import_info(scenario.import_info)
     if scenario.layout:
         out["layout"] = {node: [x, y] for node, (x, y) in scenario.layout.items()}
     return _with_extras(out, scenario.extras)
@@ -94,7 +111,13 @@ def _scheduler(settings: SchedulerSettings) -> JsonObject:
 
 def _airflow_config(config: AirflowConfig) -> JsonObject:
     out: JsonObject = {}
-    _put(out, "create_cron_data_intervals", config.create_cron_data_intervals, False)
+    for section in SECTIONS:
+        body: JsonObject = {}
+        for option in OPTIONS:
+            if option.section == section:
+                _put(body, option.key, getattr(config, option.key), option.default)
+        body.update(config.section_extras.get(section, {}))
+        _put_section(out, section, body)
     return _with_extras(out, config.extras)
 
 
@@ -155,11 +178,79 @@ def _dag(dag: Dag) -> JsonObject:
     if dag.end_date is not None:
         out["end_date"] = dag.end_date.text
     _put(out, "timezone", dag.timezone, "UTC")
-    _put(out, "catchup", dag.catchup, False)
-    _put(out, "max_active_runs", dag.max_active_runs, 16)
+    # None is "unset" (the options decide); a value equal to the default is still
+    # a statement the user made, so it is written (ADR 0007 section 2).
+    _put(out, "catchup", dag.catchup, None)
+    _put(out, "max_active_runs", dag.max_active_runs, None)
     _put(out, "is_paused_upon_creation", dag.is_paused_upon_creation, False)
+    if dag.tags:
+        out["tags"] = list(dag.tags)
     out["tasks"] = [_task(t) for t in dag.tasks]
+    if dag.source is not None:
+        source: JsonObject = {"file": dag.source.file}
+        _put(source, "line", dag.source.line, None)
+        out["source"] = _with_extras(source, dag.source.extras)
+    if dag.unresolved:
+        out["unresolved"] = [_unresolved(u) for u in dag.unresolved]
+    if dag.supplied:
+        out["supplied"] = list(dag.supplied)
     return _with_extras(out, dag.extras)
+
+
+def _unresolved(item: Unresolved) -> JsonObject:
+    out: JsonObject = {"field": item.field}
+    _put(out, "file", item.file, None)
+    _put(out, "line", item.line, None)
+    out["reason"] = item.reason
+    return _with_extras(out, item.extras)
+
+
+def _import_info(info: ImportInfo) -> JsonObject:
+    out: JsonObject = {"roots": list(info.roots)}
+    if info.task_duration is not None:
+        out["task_duration"] = info.task_duration.text
+    if info.parsed_at is not None:
+        out["parsed_at"] = info.parsed_at.text
+    return _with_extras(out, info.extras)
+
+
+def _span(out: JsonObject, expectation: Expectation) -> None:
+    for key, attr in (("from", "from_"), ("to", "to")):
+        value = getattr(expectation, attr, None)
+        if value is not None:
+            out[key] = value.text
+
+
+def _expectation(expectation: Expectation) -> JsonObject:
+    out: JsonObject = {"expect": expectation.expect}
+    _put(out, "name", expectation.name, None)
+    match expectation:
+        case RunsBetweenExpectation():
+            out.update(dag_id=expectation.dag_id, after=expectation.after)
+            out["before"] = expectation.before
+            _put(out, "timezone", expectation.timezone, None)
+            _put(out, "days", expectation.days, "every_day")
+            _put(out, "field", expectation.time_field, "run_after")
+            _span(out, expectation)
+        case NoRunExpectation():
+            out["dag_id"] = expectation.dag_id
+            _span(out, expectation)
+        case CountExpectation():
+            out["dag_id"] = expectation.dag_id
+            _span(out, expectation)
+            _put(out, "exactly", expectation.exactly, None)
+            _put(out, "at_least", expectation.at_least, None)
+            _put(out, "at_most", expectation.at_most, None)
+        case FiresWithinExpectation():
+            out["dag_id"] = expectation.dag_id
+            _put(out, "producer", expectation.producer, None)
+            out["within"] = expectation.within.text
+        case NoAlertExpectation():
+            _put(out, "alert", expectation.alert, None)
+            _span(out, expectation)
+        case SameAsExpectation():
+            out.update(dag_id=expectation.dag_id, runs=list(expectation.runs))
+    return _with_extras(out, expectation.extras)
 
 
 def _asset_dag(dag: AssetDag) -> JsonObject:
@@ -195,9 +286,16 @@ def _action(action: ScriptAction) -> JsonObject:
     out: JsonObject = {"at": action.at.text}
     match action:
         case ParseAction():
-            out["do"] = action.do
+            out["do"] = "parse"
             if action.dag_ids is not None:
                 out["dag_ids"] = list(action.dag_ids)
+        case DeployAction():
+            out.update(do="deploy", dag=_dag(action.dag))
+        case RemoveDagAction():
+            out.update(do="remove_dag", dag_id=action.dag_id)
+        case SetOptionAction():
+            out.update(do="set_option", section=action.section, key=action.key)
+            out["value"] = action.value
         case PauseAction() | UnpauseAction():
             out["do"] = "pause" if isinstance(action, PauseAction) else "unpause"
             out["dag_id"] = action.dag_id

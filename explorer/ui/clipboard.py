@@ -1,6 +1,6 @@
 """Copy and paste of canvas nodes as small scenario files. No Qt.
 
-What is copied is written as a scenario file (format ``schedule-explorer/1``)
+What is copied is written as a scenario file (format ``schedule-explorer/2``)
 holding the selected DAGs, the declared assets they or the selection name,
 and the selected nodes' positions, so a paste into another window, or into a
 text editor, carries Airflow's own words. Pasting renames what would clash

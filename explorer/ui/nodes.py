@@ -293,7 +293,8 @@ def _dag_view(
         f"DAG {dag.dag_id}"
         + (f", written as Airflow's {shorthand} shorthand" if shorthand else ""),
         f"schedule: {summary.chip}",
-        f"timezone {dag.timezone}; catchup={dag.catchup}; max_active_runs={dag.max_active_runs}",
+        f"timezone {dag.timezone}; catchup={_setting(dag.catchup)}; "
+        f"max_active_runs={_setting(dag.max_active_runs)}",
     ]
     if dag.is_paused_upon_creation:
         lines.append("paused upon creation")
@@ -444,3 +445,8 @@ def _layered(graph: Any) -> dict[str, tuple[float, float]]:
         n: (float(x), float(y))
         for n, (x, y) in layered_layout(graph, spacing=CANVAS_SPACING).items()
     }
+
+
+def _setting(value: object) -> str:
+    """A DAG field as written, or "unset" (the Airflow option decides, ADR 0007)."""
+    return "unset" if value is None else str(value)

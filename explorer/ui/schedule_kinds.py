@@ -21,6 +21,7 @@ from explorer.engine.timetables import TIMETABLE_ARGS, Timetable
 from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
 from explorer.scenario import Dag, Scenario, ScenarioError
 from explorer.scenario.assets import AssetCatalog
+from explorer.scenario.options import effective_catchup
 from explorer.scenario.schedules import ASSET_TIMETABLE_ARGS, read_schedule
 from explorer.scenario.values import JsonValue
 from explorer.ui import conditions
@@ -301,7 +302,7 @@ def next_runs(dag: Dag, scenario: Scenario, count: int = 5) -> list[DagRunInfo]:
     restriction = TimeRestriction(
         None if dag.start_date is None else dag.start_date.value,
         None if dag.end_date is None else dag.end_date.value,
-        dag.catchup,
+        effective_catchup(dag.catchup, scenario.airflow_config),
     )
     now: datetime = scenario.clock.start.value
     out: list[DagRunInfo] = []

@@ -18,7 +18,7 @@ EXAMPLES = Path(__file__).parents[2] / "resources" / "scenarios"
 def small() -> dict[str, Any]:
     """A valid two-DAG scenario that the bad-input tests break in one place each."""
     return {
-        "format": "schedule-explorer/1",
+        "format": "schedule-explorer/2",
         "name": "small",
         "clock": {"start": "2024-03-08T00:00:00Z", "until": "2024-03-10T00:00:00Z"},
         "assets": [{"name": "orders", "uri": "s3://warehouse/orders"}],

@@ -341,11 +341,11 @@ BAD_INPUTS = [
     pytest.param(
         delete("format"),
         "$.format",
-        'missing; a scenario file starts with "format": "schedule-explorer/1"',
+        'missing; a scenario file starts with "format": "schedule-explorer/2"',
         id="missing-format",
     ),
     pytest.param(
-        set_in("format", value="schedule-explorer/2"),
+        set_in("format", value="schedule-explorer/3"),
         "$.format",
         "written by a newer version of Schedule Explorer",
         id="newer-format",

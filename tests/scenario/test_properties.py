@@ -15,26 +15,39 @@ from explorer.scenario import (
     AssetDecl,
     BackfillAction,
     Clock,
+    CountExpectation,
     Dag,
+    DagSource,
+    DeployAction,
     Duration,
+    FiresWithinExpectation,
+    ImportInfo,
     Instant,
+    NoAlertExpectation,
+    NoRunExpectation,
     OverrideAction,
     ParseAction,
     PauseAction,
+    RemoveDagAction,
     RunOutcomeAction,
+    RunsBetweenExpectation,
     RunSelectorModel,
+    SameAsExpectation,
     Scenario,
     SchedulerSettings,
+    SetOptionAction,
     SourceItem,
     Task,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
+    Unresolved,
     Watcher,
     build_engine_inputs,
     dumps_scenario,
     loads_scenario,
 )
+from explorer.scenario.options import OPTIONS
 
 START = datetime(2024, 3, 8, tzinfo=UTC)
 ZONES = ["UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe"]
@@ -134,22 +147,47 @@ def tasks(draw: st.DrawFn) -> tuple[Task, ...]:
 
 
 @st.composite
-def dags(draw: st.DrawFn, dag_id: str) -> Dag:
+def dags(draw: st.DrawFn, dag_id: str, catchup_by_default: bool = False) -> Dag:
     start = draw(st.none() | instants(START - timedelta(days=60), timedelta(days=90)))
     end = None
     if start is not None and draw(st.booleans()):
         end = Instant.of(start.value + draw(st.timedeltas(timedelta(0), timedelta(days=90))))
+    # Unset (None) catchup takes catchup_by_default, which needs a start_date (TT-1).
+    catchup_choices = st.booleans() | st.none() if start is not None else st.just(False)
+    if start is None and not catchup_by_default:
+        catchup_choices = st.just(False) | st.none()
     return Dag(
         dag_id=dag_id,
         schedule=draw(schedules),
         start_date=start,
         end_date=end,
         timezone=draw(st.sampled_from(ZONES)),
-        catchup=start is not None and draw(st.booleans()),
-        max_active_runs=draw(st.integers(1, 32)),
+        catchup=draw(catchup_choices),
+        max_active_runs=draw(st.none() | st.integers(1, 32)),
         is_paused_upon_creation=draw(st.booleans()),
         tasks=draw(tasks()),
         extras=draw(extras),
+        tags=tuple(draw(st.lists(ids, max_size=2))),
+        source=draw(
+            st.none()
+            | st.builds(DagSource, ids, st.none() | st.integers(1, 500), extras)
+        ),
+        unresolved=tuple(
+            draw(
+                st.lists(
+                    st.builds(
+                        Unresolved,
+                        st.sampled_from(["start_date", "schedule", "tasks"]),
+                        st.text(min_size=1, max_size=10),
+                        st.none() | st.integers(1, 99),
+                        st.none() | ids,
+                        extras,
+                    ),
+                    max_size=2,
+                )
+            )
+        ),
+        supplied=tuple(draw(st.lists(st.sampled_from(["start_date", "schedule"]), unique=True))),
     )
 
 
@@ -170,13 +208,22 @@ def selectors(draw: st.DrawFn, dag_id: str) -> RunSelectorModel:
 def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
     dag = draw(st.sampled_from(dag_list))
     kinds = ["parse", "pause", "unpause", "trigger", "run", "backfill"]
+    kinds += ["deploy", "remove", "option"]
     if dag.tasks:
         kinds += ["task", "override"]
     kind = draw(st.sampled_from(kinds))
     more = draw(extras)
     if kind == "parse":
         chosen = draw(st.none() | st.just((dag.dag_id,)))
-        return ParseAction(at, chosen, draw(st.sampled_from(["parse", "deploy"])), more)
+        return ParseAction(at, chosen, more)
+    if kind == "deploy":
+        return DeployAction(at, draw(dags(dag.dag_id)), more)
+    if kind == "remove":
+        return RemoveDagAction(at, dag.dag_id, more)
+    if kind == "option":
+        option = draw(st.sampled_from(OPTIONS))
+        value = draw(st.booleans() if option.type is bool else st.integers(1, 400))
+        return SetOptionAction(at, option.section, option.key, value, more)
     if kind in ("pause", "unpause"):
         return (PauseAction if kind == "pause" else UnpauseAction)(at, dag.dag_id, more)
     if kind == "trigger":
@@ -228,7 +275,16 @@ def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
 @st.composite
 def scenarios(draw: st.DrawFn) -> Scenario:
     names = draw(st.lists(ids, unique=True, min_size=1, max_size=4))
-    dag_list = [draw(dags(name)) for name in names]
+    config = AirflowConfig(
+        create_cron_data_intervals=draw(st.booleans()),
+        catchup_by_default=draw(st.booleans()),
+        create_delta_data_intervals=draw(st.booleans()),
+        max_active_runs_per_dag=draw(st.sampled_from([16, 1, 4])),
+        refresh_interval=draw(st.sampled_from([300, 60])),
+        extras=draw(extras),
+        section_extras=draw(st.sampled_from([{}, {"core": {"x-why": "tuned"}}])),
+    )
+    dag_list = [draw(dags(name, config.catchup_by_default)) for name in names]
     start = draw(instants(START, timedelta(days=1)))
     moments = sorted(
         draw(st.lists(instants(start.value, timedelta(days=10)), max_size=6)), key=lambda i: i.value
@@ -267,7 +323,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         scheduler=SchedulerSettings(
             draw(positive_durations), draw(st.none() | positive_durations), draw(extras)
         ),
-        airflow_config=AirflowConfig(draw(st.booleans()), draw(extras)),
+        airflow_config=config,
         seed=draw(st.integers(-(2**31), 2**31)),
         alerts=AlertSettings(draw(st.sampled_from([1.5, 2, 1.01, 10.0])), draw(extras)),
         assets=assets,
@@ -275,7 +331,65 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         script=script,
         layout=layout,
         extras=draw(extras),
+        expectations=tuple(draw(st.lists(expectations(names), max_size=3))),
+        import_info=draw(
+            st.none()
+            | st.builds(
+                ImportInfo,
+                st.lists(ids, max_size=2).map(tuple),
+                st.none() | positive_durations,
+                st.none() | instants(),
+                extras,
+            )
+        ),
     )
+
+
+@st.composite
+def expectations(draw: st.DrawFn, names: list[str]) -> Any:
+    dag_id = draw(st.sampled_from(names))
+    name = draw(st.none() | st.text(min_size=1, max_size=8))
+    more = draw(extras)
+    start = draw(st.none() | instants())
+    end = draw(st.none() | instants())
+    kind = draw(st.sampled_from(["between", "no_run", "count", "within", "alert", "same"]))
+    if kind == "between":
+        hours, minutes = st.integers(0, 23), st.integers(0, 59)
+        clock = st.tuples(hours, minutes).map(lambda t: f"{t[0]:02d}:{t[1]:02d}")
+        return RunsBetweenExpectation(
+            dag_id,
+            draw(clock),
+            draw(clock),
+            draw(st.none() | st.sampled_from(ZONES)),
+            draw(st.sampled_from(["every_day", "weekdays"])),
+            draw(st.sampled_from(["run_after", "end_date"])),
+            start,
+            end,
+            name,
+            more,
+        )
+    if kind == "no_run":
+        return NoRunExpectation(dag_id, draw(instants()), draw(instants()), name, more)
+    if kind == "count":
+        bound = draw(st.sampled_from(["exactly", "at_least", "at_most"]))
+        return CountExpectation(
+            dag_id, **{bound: draw(st.integers(0, 9))}, from_=start, to=end, name=name, extras=more
+        )
+    if kind == "within":
+        producer = draw(st.none() | st.sampled_from(names))
+        return FiresWithinExpectation(dag_id, draw(positive_durations), producer, name, more)
+    if kind == "alert":
+        alert = draw(st.none() | st.sampled_from(["consumer_silent", "catchup_backlog"]))
+        return NoAlertExpectation(alert, start, end, name, more)
+    golden = {
+        "run_type": "scheduled",
+        "logical_date": None,
+        "data_interval_start": None,
+        "data_interval_end": None,
+        "run_after": draw(instants()).text,
+        "partition_key": None,
+    }
+    return SameAsExpectation(dag_id, (golden,), name, more)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -292,4 +406,5 @@ def test_a_generated_scenario_survives_save_and_load_unchanged(scenario: Scenari
 def test_a_generated_scenario_builds_engine_inputs(scenario: Scenario) -> None:
     inputs = build_engine_inputs(scenario)
     assert [d.dag_id for d in inputs.dags] == [d.dag_id for d in scenario.dags]
-    assert len(inputs.script) == len(scenario.script)
+    # Every action reaches the engine or is named as set aside (deployment changes).
+    assert len(inputs.script) + len(inputs.unsupported) == len(scenario.script)

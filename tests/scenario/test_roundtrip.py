@@ -70,9 +70,10 @@ class TestFullScenario:
         assert "did you mean 'catchup'" in problem.message
         assert str(problem).startswith("bad.json: $.dags[0].catchUp: unknown key 'catchUp'")
 
-    def test_the_deploy_alias_is_kept_as_written(self) -> None:
-        saved = json.loads(dumps_scenario(load_scenario(FULL)))
-        assert [a["do"] for a in saved["script"][:2]] == ["deploy", "parse"]
+    def test_format_1s_deploy_alias_is_saved_as_the_parse_it_was(self) -> None:
+        saved = json.loads(dumps_scenario(load_scenario(FULL.parent / "v1" / FULL.name)))
+        assert saved["format"] == "schedule-explorer/2"
+        assert [a["do"] for a in saved["script"][:2]] == ["parse", "parse"]
 
 
 class TestCanonicalForm:
@@ -86,13 +87,25 @@ class TestCanonicalForm:
 
     def test_settings_equal_to_their_default_are_left_out(self) -> None:
         document = small()
-        document["dags"][1].update(catchup=False, max_active_runs=16, timezone="UTC", end_date=None)
+        document["dags"][1].update(timezone="UTC", end_date=None, is_paused_upon_creation=False)
         saved = json.loads(dumps_scenario(loads_scenario(json.dumps(document))))
         assert saved["dags"][1] == {
             "dag_id": "b",
             "schedule": {"timetable": "CronTriggerTimetable", "args": {"cron": "0 2 * * *"}},
             "tasks": [],
         }
+
+    def test_catchup_and_max_active_runs_set_to_the_default_stay_set(self) -> None:
+        # ADR 0007: setting catchup=False is not leaving it to catchup_by_default.
+        document = small()
+        document["dags"][1].update(catchup=False, max_active_runs=16)
+        scenario = loads_scenario(json.dumps(document))
+        assert (scenario.dags[1].catchup, scenario.dags[1].max_active_runs) == (False, 16)
+        saved = json.loads(dumps_scenario(scenario))
+        assert (saved["dags"][1]["catchup"], saved["dags"][1]["max_active_runs"]) == (False, 16)
+        del document["dags"][1]["catchup"], document["dags"][1]["max_active_runs"]
+        unset = loads_scenario(json.dumps(document)).dags[1]
+        assert (unset.catchup, unset.max_active_runs) == (None, None)
 
     def test_the_scheduler_settings_are_always_written(self) -> None:
         saved = json.loads(dumps_scenario(loads_scenario(json.dumps(small()))))

@@ -96,5 +96,5 @@ def test_saved_text_is_utf8_with_two_space_indent_and_a_final_newline(tmp_path: 
     save_scenario(scenario, tmp_path / "s.json")
     text = (tmp_path / "s.json").read_bytes().decode("utf-8")
     assert '"name": "Café ☕ schedules"' in text
-    assert text.startswith('{\n  "format": "schedule-explorer/1",\n')
+    assert text.startswith('{\n  "format": "schedule-explorer/2",\n')
     assert text.endswith("\n}\n")

@@ -13,14 +13,23 @@ from tests.scenario.helpers import EXAMPLES, FULL
 
 
 def test_the_schema_ships_inside_the_package_and_is_valid_draft_2020_12() -> None:
-    shipped = resources.files("explorer.scenario").joinpath("schema", "scenario-1.schema.json")
+    shipped = resources.files("explorer.scenario").joinpath("schema", "scenario-2.schema.json")
     schema = json.loads(shipped.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     assert schema == load_schema()
     assert schema["properties"]["format"] == {
-        "const": "schedule-explorer/1",
+        "const": "schedule-explorer/2",
         "description": "the file format and its version",
     }
+
+
+def test_format_1s_schema_still_ships_and_accepts_format_1_files() -> None:
+    """Anyone may still validate an old file against the schema it was written for."""
+    shipped = resources.files("explorer.scenario").joinpath("schema", "scenario-1.schema.json")
+    validator = Draft202012Validator(json.loads(shipped.read_text(encoding="utf-8")))
+    for path in sorted((FULL.parent / "v1").glob("*.json")):
+        errors = list(validator.iter_errors(json.loads(path.read_text(encoding="utf-8"))))
+        assert errors == [], path
 
 
 def test_a_plain_validator_accepts_every_shipped_and_test_scenario() -> None:

@@ -40,7 +40,7 @@ def test_a_bad_file_shows_a_dialog_with_the_json_path(window, prompts, tmp_path)
 
 def test_malformed_json_is_located(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "broken.json"
-    bad.write_text('{"format": "schedule-explorer/1", "name": ')
+    bad.write_text('{"format": "schedule-explorer/2", "name": ')
     assert not window.open_file(bad)
     box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
     assert "malformed JSON at line 1" in box.informativeText()
@@ -204,6 +204,6 @@ def test_save_writes_the_versioned_file_atomically(window, tmp_path) -> None:  #
     assert window.open_file(ORDERS)
     target = tmp_path / "copy.json"
     assert window.files.save_to(target)
-    assert json.loads(target.read_text())["format"] == "schedule-explorer/1"
+    assert json.loads(target.read_text())["format"] == "schedule-explorer/2"
     assert load_scenario(target) == window.document().scenario  # type: ignore[union-attr]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left

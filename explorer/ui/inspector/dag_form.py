@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
 from explorer.scenario import Dag, Duration, Instant, Scenario
+from explorer.scenario.options import effective_catchup, effective_max_active_runs
 from explorer.scenario.values import JsonValue, parse_instant
 from explorer.ui import edits, schedule_kinds, validation
 from explorer.ui.document import ScenarioDocument
@@ -139,8 +140,12 @@ class DagForm(Form):
             self.timezone.set_value(dag.timezone)
             self.start_date.set_value(dag.start_date.text if dag.start_date else "")
             self.end_date.set_value(dag.end_date.text if dag.end_date else "")
-            _quiet(self.catchup, lambda: self.catchup.setChecked(dag.catchup))
-            _quiet(self.max_active_runs, lambda: self.max_active_runs.setValue(dag.max_active_runs))
+            # An unset field shows the value the scenario's options give it (ADR 0007).
+            config = scenario.airflow_config
+            catchup = effective_catchup(dag.catchup, config)
+            limit = effective_max_active_runs(dag.max_active_runs, config)
+            _quiet(self.catchup, lambda: self.catchup.setChecked(catchup))
+            _quiet(self.max_active_runs, lambda: self.max_active_runs.setValue(limit))
             _quiet(self.paused, lambda: self.paused.setChecked(dag.is_paused_upon_creation))
             self.catchup_error.clear_message()
             self.mar_error.clear_message()

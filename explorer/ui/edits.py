@@ -535,6 +535,12 @@ def remove(s: Scenario, nodes: Iterable[str] = (), edges: Iterable[EdgeRef] = ()
     node_refs = [parse_node(n) for n in nodes]
     gone_dags = {r.name for r in node_refs if r.kind == "dag"}
     gone_leaves = {r.node_id for r in node_refs if r.kind in ("asset", "alias", "ref")}
+    # An ``@asset`` DAG goes with its entry; the asset only that entry declared goes
+    # too, so no consumer is left naming an asset that no longer exists.
+    declared = {a.name for a in s.assets}
+    for entry in s.asset_dags:
+        if entry.dag_id in gone_dags and entry.multi is None and entry.name not in declared:
+            gone_leaves.add(asset_node(entry.dag_id))
     parts: dict[str, list[tuple[int, ...]]] = {}
     for r in node_refs:
         if r.kind == "gate":
@@ -563,6 +569,7 @@ def remove(s: Scenario, nodes: Iterable[str] = (), edges: Iterable[EdgeRef] = ()
                     for o in t.outlets
                     if not doomed_leaf(o) and (dag.dag_id, t.task_id, leaf_id(o)) not in outlets
                 ),
+                inlets=tuple(i for i in t.inlets if not doomed_leaf(i)),
                 alias_events=tuple(
                     e
                     for e in t.alias_events
@@ -585,7 +592,14 @@ def remove(s: Scenario, nodes: Iterable[str] = (), edges: Iterable[EdgeRef] = ()
         if k not in gone_leaves
         and not any(k == dag_node(d) or k.startswith(f"gate:{d}:") for d in gone_dags)
     }
-    out = dataclasses.replace(s, dags=tuple(dags), script=script, assets=assets, layout=layout)
+    asset_dags = tuple(
+        dataclasses.replace(e, schedule=conditions.remove_leaves(e.schedule, doomed_leaf))
+        for e in s.asset_dags
+        if e.dag_id not in gone_dags
+    )
+    out = dataclasses.replace(
+        s, dags=tuple(dags), script=script, assets=assets, layout=layout, asset_dags=asset_dags
+    )
     return _drop_stale_gates(out, s)
 
 

@@ -172,6 +172,23 @@ class TestEdits:
         s = edits.remove(s, ["dag:orders_mart"])
         assert s.script == () and validate_scenario(s) == []
 
+    def test_delete_an_asset_decorator_dag_removes_its_entry_and_asset(self) -> None:
+        # Issue 14: Delete on dag:orders (an @asset entry) did nothing and said nothing.
+        s = load_scenario(EXAMPLES / "asset_decorator_and_inlets.json")
+        assert any(e.dag_id == "orders" for e in s.asset_dags)
+        s = edits.remove(s, ["dag:orders"])
+        assert [e.dag_id for e in s.asset_dags] == ["load_dimensions"]
+        report = next(d for d in s.dags if d.dag_id == "sales_report")
+        assert {"asset": "orders"} not in report.schedule  # type: ignore[operator]
+        assert "dag:orders" not in s.layout and validate_scenario(s) == []
+
+    def test_delete_a_multi_asset_dag_keeps_the_assets_it_wrote(self) -> None:
+        s = load_scenario(EXAMPLES / "asset_decorator_and_inlets.json")
+        s = edits.remove(s, ["dag:load_dimensions"])
+        assert [e.dag_id for e in s.asset_dags] == ["orders"]
+        assert {a.name for a in s.assets} == {"customers", "products"}
+        assert validate_scenario(s) == []
+
     def test_delete_an_input_edge(self) -> None:
         s = edits.remove(
             orders(), edges=[edits.EdgeRef("asset:orders", "gate:orders_mart:0", None, (0, 0))]

@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_timetables.py [--repeat 3] [--airflow-python PATH]
-                                          [--airflow-repeat 1] [--only ID ...]
+                                          [--only ID ...]
 
 Every case is a chain of ``next_dagrun_info`` calls made the way Airflow's
 scheduler makes them (conformance README section 2.3): the previous answer is
@@ -16,7 +16,8 @@ For each case the script prints the runs, our time (best of ``--repeat``
 passes, construction of the timetable included) and the time per run. With
 ``--airflow-python`` the same cases are computed by Airflow 3.3.2's own
 timetable classes in a subprocess (``benchmarks/_airflow_side.py``, timed
-inside the subprocess without its imports), the sequences are compared run by
+inside the subprocess without its imports, best of the same ``--repeat``
+passes: both sides are timed the same way), the sequences are compared run by
 run and the ratio Airflow time / our time is printed per case and overall.
 
 The last line is ``ratio_vs_airflow=<total Airflow s / total our s, 1 decimal>
@@ -253,21 +254,17 @@ def compare(ours: Result, theirs: Result) -> Mismatch | None:
 # --------------------------------------------------------------------------- report
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="our passes per case (best kept)")
-    parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
     parser.add_argument(
-        "--airflow-repeat",
-        type=int,
-        default=1,
-        help="Airflow passes per case (best kept; each pass is slow)",
+        "--repeat", type=int, default=3, help="passes per case on both sides (best kept)"
     )
+    parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
     parser.add_argument("--only", nargs="*", help="case ids to run (default: all)")
     args = parser.parse_args(argv)
 
     cases = [c for c in CASES if not args.only or c["id"] in args.only]
     ours = {c["id"]: our_chain(c, args.repeat) for c in cases}
     theirs = (
-        airflow_chains(args.airflow_python, cases, args.airflow_repeat)
+        airflow_chains(args.airflow_python, cases, args.repeat)
         if (args.airflow_python)
         else {}
     )

@@ -78,14 +78,16 @@ class TestStepping:
             seen.append(session.now)
         assert seen == sorted(seen)
 
-    def test_step_by_and_run_to(self, controls: ClockControls) -> None:
+    def test_step_by_and_run_to(self, qtbot: QtBot, controls: ClockControls) -> None:
         session = controls.session
         controls.step_box.setCurrentText("6h")
         controls.step_by_text()
+        qtbot.waitUntil(lambda: not session.busy)  # slices end by wall time: wait, never race
         assert session.now == session.start + timedelta(hours=6)
         controls.run_to_edit.setText("2024-03-11 00:00")  # wall time in the display zone
         controls.set_display_zone("America/New_York")
         controls.run_to_text()
+        qtbot.waitUntil(lambda: not session.busy)
         assert session.now == utc(2024, 3, 11, 4)
         assert [r.logical_date for r in session.sim.dags["ingest_orders"].runs][-1] == utc(
             2024, 3, 10, 5

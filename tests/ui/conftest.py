@@ -8,6 +8,7 @@ test sleeps (the autosave timer is fired by hand).
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,12 +21,23 @@ from PySide6.QtWidgets import QMessageBox
 from explorer.ui.autosave import Recovery
 from explorer.ui.dialogs import Prompts, SaveAnswer
 from explorer.ui.main_window import MainWindow
+from explorer.ui.session import SimulationSession
 from explorer.ui.settings import Preferences
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "resources" / "scenarios"
 
 QStandardPaths.setTestModeEnabled(True)
+
+
+@pytest.fixture(autouse=True)
+def whole_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock move finishes before it returns unless a test asks for slices (``chunk_ms``).
+
+    A slice ends by wall time, so on a loaded machine a move the test expects to be
+    done could still be under way: widget tests must never race the wall clock.
+    """
+    monkeypatch.setattr(SimulationSession, "DEFAULT_CHUNK_MS", math.inf)
 
 
 class FakeTimer(QObject):

@@ -1,7 +1,8 @@
 """The ``explorer`` entry point: a subcommand runs headless, none opens the desktop app.
 
 The command-line module never imports Qt; the desktop app is imported only
-when no subcommand is given.
+when no subcommand is given, or for ``--self-test`` (the app, offscreen:
+``explorer.ui.selftest``), which the installed bundle runs too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from collections.abc import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--self-test"]:
+        from explorer.ui.selftest import main as self_test
+
+        return self_test(args[1:])
     opens_file = len(args) == 1 and args[0].endswith(".json") and not args[0].startswith("-")
     if args and not opens_file:
         from explorer.cli import main as cli_main

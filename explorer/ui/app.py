@@ -16,20 +16,35 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from explorer import __version__
+from explorer.ui.files import resources_dir
 from explorer.ui.main_window import MainWindow
 from explorer.ui.settings import APPLICATION, ORGANIZATION, Preferences
 from explorer.ui.theme import apply_theme
 
-__all__ = ["create_app", "launch", "main", "recovery_folder"]
+__all__ = ["APP_ID", "app_icon", "create_app", "launch", "main", "recovery_folder"]
+
+#: The freedesktop/AppStream id: the .desktop file, the metainfo and the icon are named after
+#: it (packaging/), so a Wayland compositor can match the window to its launcher and icon.
+APP_ID = "org.schedule_explorer.ScheduleExplorer"
 
 
 def recovery_folder() -> Path:
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     return Path(base) / "recovery"
+
+
+def app_icon() -> QIcon:
+    """The application icon: every PNG size of ``resources/icons`` plus the SVG."""
+    icon = QIcon()
+    folder = resources_dir("icons")
+    if folder is not None:
+        for path in sorted(folder.glob(f"hicolor/*/apps/{APP_ID}.*")):
+            icon.addFile(str(path))
+    return icon
 
 
 def create_app(argv: Sequence[str] | None = None) -> QApplication:
@@ -44,7 +59,9 @@ def create_app(argv: Sequence[str] | None = None) -> QApplication:
     QApplication.setApplicationName(APPLICATION)
     QApplication.setApplicationDisplayName("Schedule Explorer")
     QApplication.setApplicationVersion(__version__)
+    QGuiApplication.setDesktopFileName(APP_ID)
     app = QApplication(list(argv) if argv is not None else [sys.argv[0]])
+    app.setWindowIcon(app_icon())
     return app
 
 

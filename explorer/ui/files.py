@@ -25,6 +25,7 @@ __all__ = [
     "examples_dir",
     "file_format_version",
     "read",
+    "resources_dir",
     "write",
 ]
 
@@ -84,17 +85,27 @@ class Example:
     assets: int
 
 
-def examples_dir() -> Path | None:
-    """``resources/scenarios``: next to the package in a checkout, inside a bundle, or
-    ``$EXPLORER_EXAMPLES``."""
+def resources_dir(part: str) -> Path | None:
+    """``resources/<part>`` (``scenarios``, ``icons``) wherever this installation keeps it:
+    inside a PyInstaller bundle, next to the package in a checkout (or an editable
+    install), or under ``<prefix>/share/schedule-explorer`` where pip or pipx installed
+    the wheel (pyproject's data-files)."""
     candidates = []
-    if os.environ.get("EXPLORER_EXAMPLES"):
-        candidates.append(Path(os.environ["EXPLORER_EXAMPLES"]))
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle:
-        candidates.append(Path(bundle) / "resources" / "scenarios")
-    candidates.append(Path(__file__).resolve().parents[2] / "resources" / "scenarios")
+        candidates.append(Path(bundle) / "resources" / part)
+    candidates.append(Path(__file__).resolve().parents[2] / "resources" / part)
+    candidates.append(Path(sys.prefix) / "share" / "schedule-explorer" / part)
     return next((c for c in candidates if c.is_dir()), None)
+
+
+def examples_dir() -> Path | None:
+    """``$EXPLORER_EXAMPLES``, else the installation's ``resources/scenarios``."""
+    if os.environ.get("EXPLORER_EXAMPLES"):
+        chosen = Path(os.environ["EXPLORER_EXAMPLES"])
+        if chosen.is_dir():
+            return chosen
+    return resources_dir("scenarios")
 
 
 def examples() -> list[Example]:

@@ -135,7 +135,8 @@ def run(output: Path) -> str:
         runs = len(session.sim.runs)
         if runs < MIN_RUNS or session.now <= start:
             raise SelfTestFailed(
-                f"the clock did not move on to a run: {steps} steps, now {session.now.isoformat()}"
+                f"{steps} clock steps made {runs} runs (at least {MIN_RUNS} expected), "
+                f"clock at {session.now.isoformat()}"
             )
         pictures = [
             inspect_picture(workspace.simulation.bench.export_timeline(output / "timeline.png")),

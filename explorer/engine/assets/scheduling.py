@@ -258,8 +258,8 @@ def ready_asset_dags(sim: Simulation) -> list[DagState]:
     ready = []
     for dag_id in sorted(st.asset_ready, key=lambda d: st.dags[d].order):
         dag = st.dags[dag_id]
-        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
-            continue
+        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
+            continue  # DEP-6: a stale DAG keeps its rows but gets no run
         # AS-4: the live count includes every active run, backfills too (SCH-5).
         if dag.active_runs(include_backfill=True) >= dag.spec.max_active_runs:
             continue

@@ -25,6 +25,7 @@ from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, build_record, iso
+from explorer.engine.render import render_runs
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
@@ -101,13 +102,19 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         extra_warnings=list(inputs.warnings),
         silence_factor=inputs.silence_factor,
     )
+    fields = list(RUN_FIELDS)
+    if args.render is not None:  # what each run's task would render (adr/0008)
+        rendered = render_runs(sim, list(sim.runs), args.render)
+        for row, result in zip(record["runs"], rendered, strict=True):
+            row["rendered"] = result.text if args.format == "json" else result.display
+            if args.format == "json":
+                row["render_error"] = result.error
+        fields.append("rendered")
     if args.format == "json":
         json.dump(record, out, indent=2)
         out.write("\n")
     elif args.format == "csv":
-        writer = csv.DictWriter(
-            out, fieldnames=list(RUN_FIELDS), extrasaction="ignore", lineterminator="\n"
-        )
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for run in record["runs"]:
             writer.writerow(run)
@@ -121,6 +128,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             "run_after",
             "created_at",
             "state",
+            *(["rendered"] if args.render is not None else []),
         )
         _write_table(record["runs"], out, columns)
         out.write(f"\n{len(record['runs'])} runs until {record['until']}\n")
@@ -238,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_RUN_LIMIT,
         help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})",
+    )
+    sim.add_argument(
+        "--render",
+        metavar="TEMPLATE",
+        help="a Jinja template rendered per run with the run's Airflow template context "
+        "(e.g. \"{{ ds }}\"); adds a 'rendered' column",
     )
     sim.set_defaults(func=cmd_simulate)
 

@@ -19,14 +19,18 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dateutil
 import jinja2
 import jinja2.exceptions
 import jinja2.sandbox
 
-__all__ = ["Rendered", "TemplateRenderer", "render_template"]
+if TYPE_CHECKING:
+    from explorer.engine.runs import DagRun
+    from explorer.engine.simulation import Simulation
+
+__all__ = ["Rendered", "TemplateRenderer", "render_runs", "render_template"]
 
 
 def ds_add(ds: str, days: int) -> str:
@@ -139,3 +143,11 @@ def _absent_hint(message: str | None, context: dict[str, Any]) -> str:
 def render_template(source: str, context: dict[str, Any]) -> Rendered:
     """Render ``source`` against one context."""
     return TemplateRenderer(source).render(context)
+
+
+def render_runs(sim: Simulation, runs: list[DagRun], source: str) -> list[Rendered]:
+    """``source`` rendered for each run, in order (one compile, one context per run)."""
+    from explorer.engine.context import run_contexts
+
+    renderer = TemplateRenderer(source)
+    return [renderer.render(context) for context in run_contexts(sim, runs)]

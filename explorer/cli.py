@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import sys
@@ -92,8 +93,23 @@ def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]
         out.write("  ".join(cells).rstrip() + "\n")
 
 
+def _with_options(inputs: EngineInputs, settings: Sequence[str]) -> EngineInputs:
+    """``--set section.key=value`` (repeatable): Airflow options as from clock.start (DEP-7)."""
+    options = inputs.options
+    for setting in settings:
+        name, sep, value = setting.partition("=")
+        section, dot, key = name.strip().partition(".")
+        if not sep or not dot:
+            raise CliError(f"--set {setting!r}: expected section.key=value", 2)
+        try:
+            options = options.set(section, key, value.strip())
+        except EngineError as exc:
+            raise CliError(f"--set {setting!r}: {exc}", 2) from exc
+    return dataclasses.replace(inputs, options=options)
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    inputs = _load(args.scenario)
+    inputs = _with_options(_load(args.scenario), args.set)
     until = _instant(args.until, "--until") if args.until else None
     sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
     record = build_record(
@@ -246,6 +262,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_RUN_LIMIT,
         help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})",
+    )
+    sim.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="an Airflow option for the whole run, as in airflow.cfg "
+        "(e.g. scheduler.create_cron_data_intervals=true); repeatable",
     )
     sim.add_argument(
         "--render",

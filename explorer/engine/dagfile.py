@@ -41,6 +41,9 @@ class DagFile:
     schedule: PlainSchedule | None = None
     catchup: bool | None = None
     max_active_runs: int | None = None
+    #: The ``create_cron_data_intervals`` value ``spec.timetable`` was built with: a parse
+    #: under the same value keeps that timetable object.
+    built_with_cron_data_intervals: bool = False
     _cache: dict[tuple[object, ...], DagSpec] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -67,7 +70,8 @@ class DagFile:
             return found
         spec = self.spec
         changes: dict[str, object] = {}
-        if self.schedule is not None:
+        rebuild = options.create_cron_data_intervals != self.built_with_cron_data_intervals
+        if self.schedule is not None and rebuild:
             changes["timetable"] = timetable_from_schedule(
                 self.schedule,
                 dag_timezone=spec.timezone,

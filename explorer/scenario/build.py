@@ -44,7 +44,9 @@ from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR
 from explorer.engine.assets.condition import AliasNode, AssetKey
 from explorer.engine.assets.watchers import SourceChange, WatcherSpec
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
+from explorer.engine.dagfile import DagFile
 from explorer.engine.errors import EngineError
+from explorer.engine.options import AirflowOptions
 from explorer.engine.tz import get_zone
 from explorer.scenario.asset_dags import PathMap, expand
 from explorer.scenario.assets import AssetCatalog, Finding, asset_notes, frozen_extra
@@ -109,6 +111,10 @@ class EngineInputs:
     seed: int = 0
     #: ``consumer_silent`` alerts past this many times a consumer's cadence.
     silence_factor: float = DEFAULT_SILENCE_FACTOR
+    #: The DAG files behind ``dags`` (what a parse re-reads under ``options``, DEP-7).
+    files: tuple[DagFile, ...] = ()
+    #: The Airflow options at ``clock.start`` (``airflow_config``).
+    options: AirflowOptions = field(default_factory=AirflowOptions)
 
 
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
@@ -137,9 +143,12 @@ class _Builder:
 
     def build(self, readings: dict[int, ScheduleReading], document: JsonValue) -> EngineInputs:
         scenario = self.scenario
-        dags = tuple(
-            self.dag_spec(dag, ("dags", i), readings[i]) for i, dag in enumerate(scenario.dags)
+        options = self.options()
+        files = tuple(
+            self.dag_file(dag, ("dags", i), readings[i], options)
+            for i, dag in enumerate(scenario.dags)
         )
+        dags = tuple(file.spec for file in files)
         self.notes.extend(asset_notes(scenario, self.assets))
         watchers = tuple(self.watchers(dags))
         specs = {dag.dag_id: dag for dag in reversed(dags)}  # the first of a dag_id counts
@@ -176,6 +185,32 @@ class _Builder:
             seed=scenario.seed,
             silence_factor=scenario.alerts.silence_factor,
             unsupported=tuple(unsupported),
+            files=files,
+            options=options,
+        )
+
+    def options(self) -> AirflowOptions:
+        """The scenario's ``airflow_config`` as the engine's options (DEP-7)."""
+        config = self.scenario.airflow_config
+        return AirflowOptions(
+            create_cron_data_intervals=config.create_cron_data_intervals,
+            catchup_by_default=config.catchup_by_default,
+            create_delta_data_intervals=config.create_delta_data_intervals,
+            max_active_runs_per_dag=config.max_active_runs_per_dag,
+            refresh_interval=config.refresh_interval,
+        )
+
+    def dag_file(
+        self, dag: Dag, path: JsonPath, reading: ScheduleReading, options: AirflowOptions
+    ) -> DagFile:
+        """The DAG as its file: a plain schedule is re-read at each parse (DEP-7)."""
+        spec = self.dag_spec(dag, path, reading)
+        return DagFile(
+            spec,
+            reading.plain,
+            dag.catchup,  # None: unset, the options decide at each parse (DEP-7)
+            dag.max_active_runs,
+            built_with_cron_data_intervals=options.create_cron_data_intervals,
         )
 
     def watchers(self, dags: tuple[DagSpec, ...]) -> list[WatcherSpec]:

@@ -147,3 +147,16 @@ def test_a_deployed_dag_id_is_a_new_dag_and_rewind_replays_the_deploy() -> None:
 def test_unknown_dag_in_a_remove_is_refused() -> None:
     with pytest.raises(Exception, match="unknown dag_id 'nope'"):
         Simulation([_hourly()], start=START, script=[RemoveDag(START, "nope")])
+
+
+def test_explain_says_a_removed_dag_is_stale_with_the_rule() -> None:
+    from explorer.engine.explain import explain
+
+    sim = Simulation(
+        [_hourly()], start=START, script=[RemoveDag(START + timedelta(minutes=1), "hourly")]
+    )
+    sim.advance_to(START + timedelta(hours=2))
+    why = explain(sim, "hourly")
+    assert why.verdict.startswith("stale: its DAG file was removed")
+    assert [c.rule for c in why.blocked_by] == ["DEP-6"]
+    assert [r.logical_date for r in sim.runs] == [START]  # nothing after 00:05's refresh

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LOGICAL_DATE_KEYS",
     "AssetEventReference",
+    "ContextBuilder",
     "DagRunContext",
     "DagRunType",
     "TriggeringAssetEvents",
@@ -270,13 +271,24 @@ def template_context(
     return context
 
 
+class ContextBuilder:
+    """Contexts of many runs of one simulation state, sharing one index per DAG.
+
+    Build a new one after the simulation moves (runs end, new runs appear).
+    """
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self._indexes: dict[str, _DagIndex] = {}
+
+    def context(self, run: DagRun) -> dict[str, Any]:
+        index = self._indexes.get(run.dag_id)
+        if index is None:
+            index = self._indexes[run.dag_id] = _index(self.sim.dags[run.dag_id].runs)
+        return template_context(self.sim, run, index=index)
+
+
 def run_contexts(sim: Simulation, runs: Sequence[DagRun]) -> list[dict[str, Any]]:
     """:func:`template_context` of each run, sharing one index per DAG."""
-    indexes: dict[str, _DagIndex] = {}
-    out = []
-    for run in runs:
-        index = indexes.get(run.dag_id)
-        if index is None:
-            index = indexes[run.dag_id] = _index(sim.dags[run.dag_id].runs)
-        out.append(template_context(sim, run, index=index))
-    return out
+    builder = ContextBuilder(sim)
+    return [builder.context(run) for run in runs]

@@ -803,11 +803,21 @@ class Simulation:
                     continue
                 task.state = "running"
                 task.start_date = now
-                if spec_tasks[task_index].inlets:
-                    task.inlet_events = self._inlet_events(spec_tasks[task_index], now)
+                # The file in place now says what the task does (README 7.9: a deploy
+                # changes the tasks of runs not started yet); a task it no longer has
+                # takes no time and emits nothing.
+                spec = (
+                    spec_tasks[task_index]
+                    if task_index < len(spec_tasks)
+                    and spec_tasks[task_index].task_id == task.task_id
+                    else next((t for t in spec_tasks if t.task_id == task.task_id), None)
+                )
+                if spec is not None and spec.inlets:
+                    task.inlet_events = self._inlet_events(spec, now)
                 if task.held:
                     continue
-                task.finish_at = now + spec_tasks[task_index].duration + self._delay(run, task)
+                duration = spec.duration if spec is not None else timedelta(0)
+                task.finish_at = now + duration + self._delay(run, task)
                 st.seq += 1
                 heapq.heappush(
                     st.completions,

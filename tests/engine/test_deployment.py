@@ -160,3 +160,42 @@ def test_explain_says_a_removed_dag_is_stale_with_the_rule() -> None:
     assert why.verdict.startswith("stale: its DAG file was removed")
     assert [c.rule for c in why.blocked_by] == ["DEP-6"]
     assert [r.logical_date for r in sim.runs] == [START]  # nothing after 00:05's refresh
+
+
+def test_a_run_made_before_a_deploy_runs_the_tasks_the_file_has_now() -> None:
+    """README 7.9: tasks that start or finish after a deploy use the new file's tasks; a task
+    the new file no longer has takes no time and emits nothing."""
+    old = DagSpec(
+        "etl",
+        CronTriggerTimetable("0 * * * *", timezone="UTC"),
+        start_date=START,
+        max_active_runs=1,
+        tasks=(TaskSpec("extract", timedelta(minutes=90)), TaskSpec("gone", timedelta(hours=1))),
+    )
+    new = DagFile.of(
+        DagSpec(
+            "etl",
+            CronTriggerTimetable("0 * * * *", timezone="UTC"),
+            start_date=START,
+            max_active_runs=1,
+            tasks=(TaskSpec("extract", timedelta(minutes=10), outlets=(A,)),),
+        )
+    )
+    sim = Simulation(
+        [old],
+        start=START,
+        script=[
+            act.Trigger(START + timedelta(minutes=5), "etl"),
+            DeployDag(START + timedelta(minutes=30), new),
+        ],
+    )
+    sim.advance_to(START + timedelta(hours=3))
+    manual = next(r for r in sim.runs if r.run_type == "manual")
+    # queued behind the 00:00 run (limit 1, its tasks started before the deploy and end at
+    # 01:30), started the loop after with the new file's durations
+    started = START + timedelta(minutes=90, seconds=1)
+    assert manual.start_date == started
+    ends = {t.task_id: t.end_date for t in manual.tasks}
+    assert ends == {"extract": started + timedelta(minutes=10), "gone": started}
+    # the 00:00 run's extract finished under the new file: it emits the new outlet
+    assert [e.source.run_nth for e in sim.state.assets.events][:2] == [0, 1]

@@ -156,7 +156,9 @@ def emit_task_events(
     (PT-1); the run's partition_date rides along only with the run's key.
     """
     st = sim.state
-    spec = next(t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id)
+    spec = next((t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)
+    if spec is None:  # the file deployed since has no such task: nothing to emit (DEP-1)
+        return
     keys = partition_keys if partition_keys is not None else spec.partition_keys
     emissions = alias_events if alias_events is not None else spec.alias_events
     wrote = task.outcome != "success_no_data"

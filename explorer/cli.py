@@ -32,6 +32,8 @@ from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
+from explorer.scenario.model import Scenario
+from explorer.scenario.options import find_option, parse_option_text, with_option
 from explorer.scenario.simulate import make_simulation
 
 __all__ = ["main"]
@@ -57,11 +59,13 @@ def _instant(text: str, what: str) -> datetime:
     return value.astimezone(UTC)
 
 
-def _load(path: str) -> EngineInputs:
+def _load(path: str, settings: Sequence[str] = ()) -> EngineInputs:
     if not Path(path).exists():
         raise CliError(f"{path}: no such file")
     scenario = load_scenario(path)
-    return build_engine_inputs(scenario)
+    if settings:
+        scenario = _with_options(scenario, settings)
+    return build_engine_inputs(scenario, source=path)
 
 
 def _simulate(
@@ -93,23 +97,27 @@ def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]
         out.write("  ".join(cells).rstrip() + "\n")
 
 
-def _with_options(inputs: EngineInputs, settings: Sequence[str]) -> EngineInputs:
-    """``--set section.key=value`` (repeatable): Airflow options as from clock.start (DEP-7)."""
-    options = inputs.options
+def _with_options(scenario: Scenario, settings: Sequence[str]) -> Scenario:
+    """``--set section.key=value`` (repeatable): the scenario's ``airflow_config`` with
+    these options, in ``airflow.cfg``'s spelling (DEP-7); the file is not changed."""
+    config = scenario.airflow_config
     for setting in settings:
         name, sep, value = setting.partition("=")
         section, dot, key = name.strip().partition(".")
         if not sep or not dot:
             raise CliError(f"--set {setting!r}: expected section.key=value", 2)
         try:
-            options = options.set(section, key, value.strip())
-        except EngineError as exc:
+            option = find_option(section, key)
+            config = with_option(config, option, parse_option_text(option, value))
+        except KeyError as exc:
+            raise CliError(f"--set {setting!r}: {exc.args[0]}", 2) from exc
+        except ValueError as exc:
             raise CliError(f"--set {setting!r}: {exc}", 2) from exc
-    return dataclasses.replace(inputs, options=options)
+    return dataclasses.replace(scenario, airflow_config=config)
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    inputs = _with_options(_load(args.scenario), args.set)
+    inputs = _load(args.scenario, args.set)
     until = _instant(args.until, "--until") if args.until else None
     sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
     record = build_record(

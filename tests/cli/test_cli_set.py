@@ -54,8 +54,8 @@ def test_settings_repeat_and_the_last_one_wins(tmp_path: Path) -> None:
     ("setting", "message"),
     [
         ("scheduler.nope=1", "unknown Airflow option [scheduler] nope"),
-        ("core.max_active_runs_per_dag=many", "must be an integer, not 'many'"),
-        ("scheduler.catchup_by_default=perhaps", "must be true or false"),
+        ("core.max_active_runs_per_dag=many", "takes a whole number, not 'many'"),
+        ("scheduler.catchup_by_default=perhaps", "takes true or false"),
         ("catchup_by_default=true", "expected section.key=value"),
     ],
 )

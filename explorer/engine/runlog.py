@@ -388,6 +388,8 @@ class RunLog(_RunsView):
         """Checkpoints copy the columns; live runs are copied with the rest of the state."""
         out = RunLog.__new__(RunLog)
         memo[id(self)] = out
+        for run in self._cache.values():  # packed runs are never mutated (thaw first):
+            memo[id(run)] = run  # whoever holds one (a DAG's latest run) shares it
         for name, value in self.__dict__.items():
             if name == "_cache":
                 out._cache = weakref.WeakValueDictionary()

@@ -46,8 +46,11 @@ The document pushes an undo command holding the old and new scenarios whose
 undo/redo call :meth:`replace_scenario`; that call is a no-op when the
 scenario is already the session's, so ``QUndoStack.push`` (which runs redo)
 does no harm. Any other edit (canvas, inspector) also ends in
-:meth:`replace_scenario`: the engine is rebuilt and brought back to the same
-clock, so the panes show the edited scenario at the instant the user was at.
+:meth:`replace_scenario`: a layout-only edit leaves the engine alone; any
+other is re-simulated from the old simulation's automatic checkpoint before
+the first instant it can affect (:mod:`explorer.ui.edit_reach`) and brought
+back to the same clock in slices, so the panes show the edited scenario at the
+instant the user was at, filling in as the slices arrive.
 
 Canvas badges: :meth:`badges` / :attr:`badges_changed` give per-DAG
 :class:`~explorer.ui.panels.badges.DagBadge` values (running/failed,

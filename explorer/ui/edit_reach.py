@@ -3,10 +3,11 @@
 An edit answers instantly only if the GUI re-simulates no more than the edit
 can change. Three kinds of edit:
 
-* a *layout* edit (a node moved, a layout applied, the description) changes
-  nothing the engine reads: the simulation is kept as it is;
-* a *view* edit (``clock.until``, the alerts' tuning, the name) changes what
-  the panes show, not the record: the simulation is kept, the panes redraw;
+* a *layout* edit (a node moved, a layout applied, the description, import
+  provenance) changes nothing the engine reads: the simulation is kept as it is;
+* a *view* edit (``clock.until``, the alerts' tuning, expectations, the name)
+  changes what the panes show, not the record: the simulation is kept, the
+  panes redraw;
 * any other edit changes the record from some instant on: :func:`engine_reach`
   gives the first instant it can affect, and the session continues from the
   old simulation's checkpoint before it
@@ -30,9 +31,9 @@ from explorer.scenario.model import Scenario
 __all__ = ["EngineReach", "edit_kind", "engine_reach"]
 
 #: Scenario fields the engine never reads and no pane shows from the record.
-_LAYOUT_FIELDS = frozenset({"layout", "description"})
+_LAYOUT_FIELDS = frozenset({"layout", "description", "import_info"})
 #: Scenario fields that change what panes show, not the simulation.
-_VIEW_FIELDS = frozenset({"name", "alerts"})
+_VIEW_FIELDS = frozenset({"name", "alerts", "expectations"})
 #: Scenario fields whose difference :func:`engine_reach` locates in time.
 _LOCATED_FIELDS = frozenset({"dags", "script", "clock"})
 

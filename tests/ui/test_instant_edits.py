@@ -23,6 +23,7 @@ from explorer.scenario import Scenario
 from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
 from explorer.ui.clock import ManualTicker
+from explorer.ui.edit_reach import edit_kind
 from explorer.ui.panels.workbench import Workbench
 from explorer.ui.session import SimulationSession
 from explorer.ui.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
@@ -250,3 +251,16 @@ class TestPackedColumns:
         row = len(store) - 1
         run = session.sim.runs[row]
         assert store.find(run.dag_id, run.run_id) == row and store.runs[row] is run
+
+
+class TestEditKinds:
+    def test_each_field_is_classified(self) -> None:
+        s = scenario()
+        until = s.clock.start.value + timedelta(days=9)
+        assert edit_kind(s, s) == "none"
+        assert edit_kind(s, dataclasses.replace(s, layout={"dag:x": (1.0, 2.0)})) == "layout"
+        assert edit_kind(s, dataclasses.replace(s, description="notes")) == "layout"
+        later = dataclasses.replace(s.clock, until=Instant(until, until.isoformat()))
+        assert edit_kind(s, dataclasses.replace(s, clock=later)) == "view"
+        assert edit_kind(s, dataclasses.replace(s, seed=s.seed + 1)) == "engine"
+        assert edit_kind(s, dataclasses.replace(s, dags=s.dags[1:])) == "engine"

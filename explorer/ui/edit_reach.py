@@ -28,7 +28,7 @@ from explorer.engine import actions as act
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario
 
-__all__ = ["EngineReach", "edit_kind", "engine_reach"]
+__all__ = ["EngineReach", "edit_kind", "engine_reach", "moved_only"]
 
 #: Scenario fields the engine never reads and no pane shows from the record.
 _LAYOUT_FIELDS = frozenset({"layout", "description", "import_info"})
@@ -66,6 +66,11 @@ def edit_kind(old: Scenario, new: Scenario) -> str:
     if fields <= _LAYOUT_FIELDS | _VIEW_FIELDS | {"until"}:
         return "view"
     return "engine"
+
+
+def moved_only(old: Scenario, new: Scenario) -> bool:
+    """Only node positions differ (a drag, a layout): what is drawn stays, only where."""
+    return old is not new and _differing(old, new) == {"layout"}
 
 
 @dataclass(frozen=True, slots=True)

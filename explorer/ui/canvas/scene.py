@@ -23,6 +23,7 @@ from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink,
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
+from explorer.ui.edit_reach import moved_only
 from explorer.ui.nodes import CanvasModel, EdgeView, canvas_model, place
 from explorer.ui.theme import CanvasColors, canvas_colors
 
@@ -50,6 +51,8 @@ class ScenarioScene(QGraphicsScene):
         self.model = CanvasModel()
         self._interaction: Interaction | None = None
         self._syncing = False
+        #: The scenario the items show (a layout-only change skips rebuilding the model).
+        self._synced_with: Scenario | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -60,7 +63,11 @@ class ScenarioScene(QGraphicsScene):
         """Bring the items in line with ``scenario`` (the only way items change)."""
         if self._interaction is not None:
             self._interaction.cancel()
-        model = canvas_model(scenario)
+        if self._synced_with is not None and moved_only(self._synced_with, scenario):
+            model = self.model  # a move or a layout: the items stay, only their places change
+        else:
+            model = canvas_model(scenario)
+        self._synced_with = scenario
         positions = place(model, scenario.layout)
         selected = set(self.selected_ids())
         self._syncing = True

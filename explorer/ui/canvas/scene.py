@@ -63,17 +63,19 @@ class ScenarioScene(QGraphicsScene):
         """Bring the items in line with ``scenario`` (the only way items change)."""
         if self._interaction is not None:
             self._interaction.cancel()
-        if self._synced_with is not None and moved_only(self._synced_with, scenario):
-            model = self.model  # a move or a layout: the items stay, only their places change
-        else:
-            model = canvas_model(scenario)
-        self._synced_with = scenario
-        positions = place(model, scenario.layout)
+        previous, self._synced_with = self._synced_with, scenario
+        moved = previous is not None and moved_only(previous, scenario)
+        # a move or a layout: the items stay, only their places change (edges follow them)
+        model = self.model if moved else canvas_model(scenario)
+        positions = self._moved_positions(previous, scenario) if moved else None
+        if positions is None:
+            positions = place(model, scenario.layout)
         selected = set(self.selected_ids())
         self._syncing = True
         try:
             self._sync_nodes(model, positions)
-            self._sync_edges(model)
+            if not moved:
+                self._sync_edges(model)
             for node_id in selected & set(self.nodes):
                 self.nodes[node_id].setSelected(True)
         finally:
@@ -82,6 +84,22 @@ class ScenarioScene(QGraphicsScene):
         self._fit_scene_rect()
         self.synced.emit()
         self.selectionChangedIds.emit()
+
+    def _moved_positions(
+        self, previous: Scenario | None, scenario: Scenario
+    ) -> dict[str, tuple[float, float]] | None:
+        """Saved places, else where the items are; None when a saved place was dropped (an
+        undo of a node's first move): that node is placed afresh."""
+        layout = scenario.layout
+        dropped = previous is not None and any(
+            n in previous.layout and n not in layout for n in self.nodes
+        )
+        if dropped:
+            return None
+        return {
+            n: (float(layout[n][0]), float(layout[n][1])) if n in layout else (item.x(), item.y())
+            for n, item in self.nodes.items()
+        }
 
     def _sync_nodes(self, model: CanvasModel, positions: dict[str, tuple[float, float]]) -> None:
         for node_id in [n for n in self.nodes if n not in model.nodes]:

@@ -59,6 +59,8 @@ _NO_INSPECTOR = "Open or create a scenario, then select a node to inspect it."
 _NO_HISTORY = "No scenario is open: its edits will be listed here."
 
 SK = QKeySequence.StandardKey
+#: Saved dock layouts of an older arrangement (timeline and explain tabbed) are not restored.
+_STATE_VERSION = 2
 SP = QStyle.StandardPixmap
 
 
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         self.files = FileOps(self, self.document, prefs, self.prompts)
         self.gallery = Gallery()
         self.stack = QStackedWidget()
+        self.stack.setMinimumSize(240, 160)  # not the gallery's hint: the window fits 1280x720
         self.stack.addWidget(self.gallery)
         self.canvas_host = _Host("The canvas")
         self.stack.addWidget(self.canvas_host)
@@ -108,8 +111,8 @@ class MainWindow(QMainWindow):
             "Explain", "explainDock", Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.explain_dock.setWidget(_placeholder(_NO_EXPLAIN))
-        self.tabifyDockWidget(self.timeline_dock, self.explain_dock)
-        self.timeline_dock.raise_()
+        # the "why" beside the runs, not behind them in a tab (issue 13)
+        self.splitDockWidget(self.timeline_dock, self.explain_dock, Qt.Orientation.Horizontal)
         self.inspector_dock.setWidget(_placeholder(_NO_INSPECTOR))
         self.history_dock.setWidget(_placeholder(_NO_HISTORY))
         #: Dock sizes are set once the window has its size, unless restored from settings.
@@ -751,7 +754,7 @@ class MainWindow(QMainWindow):
                 max(640, min(1050, int(screen.height() * 0.92))),
             )
         if state is not None:
-            self._sized = self.restoreState(state)
+            self._sized = self.restoreState(state, _STATE_VERSION)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -759,7 +762,7 @@ class MainWindow(QMainWindow):
             self._size_docks()
 
     def _size_docks(self) -> None:
-        """First run (no saved window state): a wide inspector, a third of the height for the
+        """First run (no saved window state): a wide inspector, two fifths of the height for the
         timeline, the rest for the canvas."""
         width, height = max(self.width(), 1000), max(self.height(), 700)
         self.resizeDocks(
@@ -767,12 +770,17 @@ class MainWindow(QMainWindow):
             [max(400, width // 4), 130],
             Qt.Orientation.Horizontal,
         )
-        self.resizeDocks([self.timeline_dock], [int(height * 0.34)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.timeline_dock], [int(height * 0.4)], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.timeline_dock, self.explain_dock],
+            [int(width * 0.6), int(width * 0.4)],
+            Qt.Orientation.Horizontal,
+        )
 
     def save_window(self) -> None:
         tucked = self._tucked
         self._untuck_docks()  # save the docks as the user arranged them, not the gallery's
-        self.prefs.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState()))
+        self.prefs.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState(_STATE_VERSION)))
         self.prefs.sync()
         if tucked is not None and self.workspace is None:
             self._tuck_docks()

@@ -24,6 +24,8 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.engine.run_card import RunCard, run_card
+from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
 from explorer.ui.timeline.data import (
     EventStore,
@@ -188,6 +190,11 @@ class TimelinePane(QtWidgets.QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.plot, 1)
+        #: The run card: shown while a run is hovered, pinned by a click (issue 13).
+        self.run_card = RunCardView(self)
+        self.destroyed.connect(self.run_card.deleteLater)  # it may float in another widget
+        self.run_card.closed.connect(self.plot.setFocus)
+        self.plot.viewport().installEventFilter(self)
         self._apply_fonts()
 
     # ------------------------------------------------------------------ public API
@@ -206,6 +213,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.zone_box.blockSignals(False)
         self.plot.set_zone(name)
         self._update_clock_label()
+        self.run_card.set_zone(name)
         self.display_zone_changed.emit(name)
 
     def set_lane_order(self, keys: Sequence[str]) -> None:
@@ -470,6 +478,35 @@ class TimelinePane(QtWidgets.QWidget):
     def _restore_selection(self) -> None:
         if self._selected is not None:
             self.select_run(*self._selected)
+        self._refresh_card()
+
+    def card_of(self, dag_id: str, run_id: str) -> RunCard | None:
+        """The run card of a run drawn on the timeline (None when it is not there)."""
+        row = self.runs.find(dag_id, run_id)
+        if row is None or self._sim is None:
+            return None
+        return run_card(self.runs.runs[row], self._sim.state.assets.events)
+
+    def pin_card(self, dag_id: str, run_id: str, anchor: QtCore.QPoint | None = None) -> bool:
+        """Pin the card of a run beside ``anchor`` (pane coordinates; default: where it is)."""
+        card = self.card_of(dag_id, run_id)
+        if card is None:
+            return False
+        if anchor is None:
+            anchor = self.run_card.pos() if self.run_card.isVisible() else QtCore.QPoint(60, 40)
+        self.run_card.show_card(card, self._zone_name, anchor, pin=True)
+        return True
+
+    def _refresh_card(self) -> None:
+        """A pinned card follows its run (a new state, an end date); gone runs close it."""
+        shown = self.run_card.card
+        if shown is None or not self.run_card.isVisible():
+            return
+        card = self.card_of(shown.dag_id, shown.run_id)
+        if card is None:
+            self.run_card.dismiss()
+        elif card != shown:
+            self.run_card.update_card(card)
 
     def _lane_row_index(self) -> dict[int, npt.NDArray[np.int32]]:
         if self._lane_rows_version != self.runs.version:
@@ -509,9 +546,28 @@ class TimelinePane(QtWidgets.QWidget):
         point = self.viewbox.mapSceneToView(scene_pos)
         return self._pick(point.x(), point.y(), 6)
 
+    def _pane_pos(self, scene_pos: QtCore.QPointF) -> QtCore.QPoint:
+        return self.plot.mapTo(self, self.plot.mapFromScene(scene_pos))
+
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         target = self._scene_target(scene_pos)
-        if target is None:
+        card = self.run_card
+        if target is not None and target.run is not None and not card.pinned:
+            QtWidgets.QToolTip.hideText()
+            shown = card.card
+            if (
+                card.isVisible()
+                and shown is not None
+                and (shown.dag_id, shown.run_id) == (target.run.dag_id, target.run.run_id)
+            ):
+                return  # the same run: the card stays where it was put
+            assert self._sim is not None
+            facts = run_card(target.run, self._sim.state.assets.events)
+            card.show_card(facts, self._zone_name, self._pane_pos(scene_pos))
+            return
+        if not card.pinned:
+            card.hide()
+        if target is None or (target.run is not None and card.pinned):
             QtWidgets.QToolTip.hideText()
             return
         text = describe(target, zone_of(self._zone_name), self.transitions)
@@ -531,6 +587,10 @@ class TimelinePane(QtWidgets.QWidget):
         if button != QtCore.Qt.MouseButton.LeftButton:
             return
         self.activate(target)
+        if target.run is not None:
+            self.pin_card(target.run.dag_id, target.run.run_id, self._pane_pos(scene_pos))
+        else:
+            self.run_card.dismiss()
 
     def activate(self, target: TimelineTarget) -> None:
         """What a left click does: select the run, or the DAG / asset of the lane."""
@@ -596,7 +656,25 @@ class TimelinePane(QtWidgets.QWidget):
         if watched is self.plot and event.type() == QtCore.QEvent.Type.KeyPress:
             assert isinstance(event, QtGui.QKeyEvent)
             return self.handle_key(event.key(), event.modifiers())
+        if watched is self.plot.viewport():
+            if event.type() == QtCore.QEvent.Type.Leave and not self.run_card.pinned:
+                self.run_card.hide()
+            elif event.type() == QtCore.QEvent.Type.ToolTip:
+                return self._tooltip_event(event)
         return super().eventFilter(watched, event)
+
+    def _tooltip_event(self, event: QtCore.QEvent) -> bool:
+        """Let an item's own tooltip show (the clock line's); eat the rest.
+
+        Without this Qt climbs to the nearest ancestor with a tooltip (the dock's
+        "The timeline pane ...") and covers the run under the mouse with it: the
+        card and :meth:`_mouse_moved` say what is there instead.
+        """
+        assert isinstance(event, QtGui.QHelpEvent)
+        for item in self.plot.items(event.pos()):
+            if item.toolTip():
+                return False
+        return True
 
     def handle_key(
         self,
@@ -625,6 +703,8 @@ class TimelinePane(QtWidgets.QWidget):
             self.fit()
         elif key == k.Key_C and self._sim is not None:
             self.center_on(self._sim.now)
+        elif key == k.Key_Escape and self.run_card.isVisible():
+            self.run_card.dismiss()
         else:
             return False
         return True

@@ -138,7 +138,8 @@ class RunCard:
             )
             if name == "data_interval_end" and self.interval_length is not None:
                 rows.append(("interval length", span_text(self.interval_length), ""))
-        rows.append(("partition_key", "—" if self.partition_key is None else self.partition_key, ""))
+        key = self.partition_key
+        rows.append(("partition_key", "—" if key is None else key, ""))
         rows.append(("events consumed", str(len(self.consumed)), ""))
         return rows
 

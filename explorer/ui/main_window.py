@@ -780,7 +780,8 @@ class MainWindow(QMainWindow):
     def save_window(self) -> None:
         tucked = self._tucked
         self._untuck_docks()  # save the docks as the user arranged them, not the gallery's
-        self.prefs.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState(_STATE_VERSION)))
+        state = QByteArray(self.saveState(_STATE_VERSION))
+        self.prefs.save_window(QByteArray(self.saveGeometry()), state)
         self.prefs.sync()
         if tucked is not None and self.workspace is None:
             self._tuck_docks()

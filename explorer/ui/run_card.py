@@ -2,8 +2,9 @@
 
 A small framed panel floated over a view (the timeline shows it on hover and
 pins it on click). It floats in the view's window, not inside the view, so a
-short pane (a dock on a 720-pixel screen) does not cut it off. What it says comes from :func:`explorer.engine.run_card.run_card`,
-so the card, a report and a template agree on the fields. While it only follows
+short pane (a dock on a 720-pixel screen) does not cut it off. What it says
+comes from :func:`explorer.engine.run_card.run_card`, so the card, a report
+and a template agree on the fields. While it only follows
 the mouse it lets clicks through to the view beneath; pinned, it keeps still,
 offers its close button, and Esc closes it.
 """
@@ -205,9 +206,8 @@ class RunCardView(QtWidgets.QFrame):
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         """The card goes with its host: hidden with it, deleted with it."""
         if watched is self.host:
-            if event.type() == QtCore.QEvent.Type.Hide and self.isVisible():
-                self.dismiss()
-            elif event.type() == QtCore.QEvent.Type.ParentChange:
+            kind = event.type()
+            if kind in (QtCore.QEvent.Type.Hide, QtCore.QEvent.Type.ParentChange):
                 self.dismiss()
         return False
 

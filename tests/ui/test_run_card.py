@@ -4,7 +4,6 @@ it and selects the run in the runs table; the explain pane sits beside the timel
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets

@@ -75,7 +75,7 @@ class ExplainPane(QtWidgets.QWidget):
         upper_layout = QtWidgets.QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
-        upper_layout.addWidget(self.question)  # its own line: the pane is narrow beside the timeline
+        upper_layout.addWidget(self.question)  # its own line: the pane is narrow
         upper_layout.addWidget(self.verdict)
         upper_layout.addWidget(self.conditions, 1)
         lower = QtWidgets.QWidget()

@@ -547,7 +547,8 @@ class TimelinePane(QtWidgets.QWidget):
         return self._pick(point.x(), point.y(), 6)
 
     def _pane_pos(self, scene_pos: QtCore.QPointF) -> QtCore.QPoint:
-        return self.plot.mapTo(self, self.plot.mapFromScene(scene_pos))
+        point: QtCore.QPoint = self.plot.mapFromScene(scene_pos)
+        return QtCore.QPoint(self.plot.mapTo(self, point))
 
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         target = self._scene_target(scene_pos)
@@ -671,10 +672,7 @@ class TimelinePane(QtWidgets.QWidget):
         card and :meth:`_mouse_moved` say what is there instead.
         """
         assert isinstance(event, QtGui.QHelpEvent)
-        for item in self.plot.items(event.pos()):
-            if item.toolTip():
-                return False
-        return True
+        return all(not item.toolTip() for item in self.plot.items(event.pos()))
 
     def handle_key(
         self,

@@ -467,6 +467,10 @@ class MainWindow(QMainWindow):
             presentation.hide.extend(
                 [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]
             )
+            # ... and the chrome: menu bar, toolbars, status bar, the timeline's title bar
+            presentation.hide.extend([self.menuBar(), *self.findChildren(QToolBar)])
+            presentation.hide.append(self.statusBar())
+            presentation.toggled.connect(self._present_chrome)
             view = workspace.view
             # the docks hide first; the canvas fits once the freed space is laid out
             presentation.toggled.connect(
@@ -503,6 +507,19 @@ class MainWindow(QMainWindow):
         self._update_actions()
         workspace.view.fit(readable=True)
         workspace.view.setFocus()
+
+    def _present_chrome(self, on: bool) -> None:
+        """No "Timeline" title bar over the lanes while presenting, and half the height for
+        them (big type needs it on a 720-pixel screen); the user's height comes back after."""
+        self.timeline_dock.setTitleBarWidget(
+            QWidget(self.timeline_dock) if on else None  # type: ignore[arg-type]  # None: Qt's own
+        )
+        vertical = Qt.Orientation.Vertical
+        if on:
+            self._timeline_height = self.timeline_dock.height()
+            self.resizeDocks([self.timeline_dock], [int(self.height() * 0.5)], vertical)
+        elif getattr(self, "_timeline_height", 0):
+            self.resizeDocks([self.timeline_dock], [self._timeline_height], vertical)
 
     def _drop_workspace(self) -> None:
         if self.workspace is not None:

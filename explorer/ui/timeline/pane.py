@@ -181,6 +181,8 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.addItem(self.clock_line, ignoreBounds=True)
 
         self.viewbox.sigXRangeChanged.connect(lambda *_: self._update_clock_label())
+        # the plot's height changes without the pane's (a caption appears and wraps)
+        self.viewbox.sigResized.connect(self._viewbox_resized)
         scene = self.plot.scene()
         scene.sigMouseMoved.connect(self._mouse_moved)
         scene.sigMouseClicked.connect(self._mouse_clicked)
@@ -637,17 +639,27 @@ class TimelinePane(QtWidgets.QWidget):
         self.legend.setFont(legend_font)
 
     def _fit_lanes(self, *, top: float) -> None:
-        """Lanes at the style's height; when all fit, let them grow up to 1.8 times."""
+        """Lanes at the style's height; when all fit, let them grow up to 1.8 times.
+
+        In presentation mode every lane is shown, shrunk if need be: a lane the
+        audience cannot see cannot be talked about (issue 13).
+        """
         height = max(self.viewbox.height(), 50.0)
         visible = max(1.0, height / self.style_.lane_px)
         first = -0.5 - TOP_STRIP
         count = max(len(self.lanes), 1) + TOP_STRIP + BOTTOM_STRIP
+        if self.presentation:
+            visible = max(visible, count)
         if visible >= count:
             shown = max(count, height / (self.style_.lane_px * 1.8))
             self.viewbox.setYRange(first, first + shown, padding=0)
         else:
             top = min(max(top, first), first + count - visible)
             self.viewbox.setYRange(top, top + visible, padding=0)
+
+    def _viewbox_resized(self, *_: object) -> None:
+        if self.presentation:
+            self._fit_lanes(top=self.viewbox.viewRange()[1][0])
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import (
@@ -39,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.ui import simulation_menu
 from explorer.ui.actions import ActionRegistry, Menu, Separator, Submenu
 from explorer.ui.autosave import Timer
 from explorer.ui.dialogs import Prompts
@@ -50,6 +52,9 @@ from explorer.ui.settings import Preferences
 from explorer.ui.theme import apply_theme
 from explorer.ui.workers import LAYOUTS
 from explorer.ui.workspace import Workspace
+
+if TYPE_CHECKING:
+    from explorer.ui.panels.workbench import Workbench
 
 __all__ = ["MainWindow"]
 
@@ -327,6 +332,8 @@ class MainWindow(QMainWindow):
             )
         r.register("layout.cancel", "&Cancel Layout", ws(lambda w: w.editor.cancel_layout()))
         r.register("help.about", "&About", self._about)
+        r.register("help.shortcuts", "&Keyboard Shortcuts", self._show_shortcuts)
+        self._sim_actions = simulation_menu.register(r, self._bench)
         self.registry.action("view.minimap").setChecked(self.prefs.show_minimap())
         self.registry.action(f"view.theme.{self.prefs.theme()}").setChecked(True)
 
@@ -404,7 +411,8 @@ class MainWindow(QMainWindow):
                 "&Layout",
                 ["layout.layered", "layout.spring", "layout.kamada_kawai", s, "layout.cancel"],
             ),
-            Menu("&Help", ["help.about"]),
+            Menu("&Simulation", self._sim_actions),
+            Menu("&Help", ["help.shortcuts", "help.about"]),
         ]
         self.registry.build_menus(self.menuBar(), menus)
         toolbar = QToolBar("Main toolbar")
@@ -638,6 +646,8 @@ class MainWindow(QMainWindow):
                 "view.focus_canvas",
             ):
                 self.registry.set_enabled(action_id, has)
+        for action_id in self._sim_actions:
+            self.registry.set_enabled(action_id, self._bench() is not None)
         self.zoom_label.setVisible(has)
         undo, redo = self.registry.action("edit.undo"), self.registry.action("edit.redo")
         stack = document.undo_stack if document is not None else None
@@ -749,6 +759,16 @@ class MainWindow(QMainWindow):
         if event.type() == QEvent.Type.ApplicationPaletteChange:
             self._repaint_canvas()
         super().changeEvent(event)
+
+    def _bench(self) -> Workbench | None:
+        """The open document's simulation panes (None without a document or an engine)."""
+        simulation = self.workspace.simulation if self.workspace is not None else None
+        return simulation.bench if simulation is not None else None
+
+    def _show_shortcuts(self) -> None:
+        dialog = simulation_menu.ShortcutsDialog(simulation_menu.shortcut_rows(self.registry), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
 
     def _about(self) -> None:
         from explorer import __version__

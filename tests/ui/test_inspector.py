@@ -387,3 +387,42 @@ def test_typing_a_zone_through_a_tzdata_folder_says_unknown_time_zone(window) ->
     QTest.keyClick(line.edit, Qt.Key.Key_Return)
     dag = next(d for d in ws.document.scenario.dags if d.dag_id == "ingest_customers")
     assert dag.timezone == "America/Chicago"
+
+
+def test_a_hint_is_muted_again_once_the_field_is_valid(window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPalette
+
+    _ws, form = _select(window, "dag:ingest_orders")
+    cron = form.schedule.args["cron"].widget
+    message = cron.message  # type: ignore[attr-defined]
+
+    def colour() -> str:
+        message.ensurePolished()
+        return message.palette().color(QPalette.ColorRole.WindowText).name()
+
+    assert message.text() == "At 00:00"
+    muted = colour()
+    _type(cron.edit, "61 * * * *", enter=False)  # type: ignore[attr-defined]
+    red = colour()
+    assert red != muted
+    _type(cron.edit, "0 1 * * *", enter=False)  # type: ignore[attr-defined]
+    assert message.text() == "At 01:00"
+    assert colour() == muted  # a hint, not an error
+
+
+def test_a_new_selection_shows_its_form_from_the_top(window) -> None:  # type: ignore[no-untyped-def]
+    ws, _form = _select(window, "dag:ingest_orders")
+    window.resize(1400, 700)
+    inspector = ws.inspector
+    bar = inspector.verticalScrollBar()
+    QTest.qWait(50)
+    assert bar.maximum() > 0  # the DAG form is taller than the dock
+    bar.setValue(bar.maximum())
+    asset = ws.add_at("asset")  # adding an asset selects it
+    assert asset is not None
+    QTest.qWait(50)
+    current = inspector.current
+    assert isinstance(current, AssetForm)
+    assert bar.value() == 0
+    top = current.mapTo(inspector.viewport(), QPoint(0, 0))
+    assert 0 <= top.y() < 40  # the form's title is in view, not scrolled away

@@ -118,6 +118,8 @@ class TimelinePane(QtWidgets.QWidget):
         self.window_boxes: list[WindowBox] = []
         self._marker: pg.InfiniteLine | None = None
         self._lane_signature: tuple[int, int, int] = (0, 0, 0)
+        #: Lane keys drawn so far (a lane an edit adds is scrolled into view).
+        self._shown_keys: set[str] = set()
         self._build()
 
     # ------------------------------------------------------------------ construction
@@ -227,10 +229,18 @@ class TimelinePane(QtWidgets.QWidget):
             self.show_simulation(self._sim)
 
     def set_horizon(self, start: datetime, end: datetime) -> None:
-        """The range :meth:`fit` shows (the scenario's clock.start to clock.until)."""
-        self._horizon = (start.timestamp(), end.timestamp())
+        """The range :meth:`fit` shows (the scenario's clock.start to clock.until).
+
+        When an edit moves it, the view moves to it: the clock and the runs of the new
+        horizon would otherwise stay off-screen until Fit (issue 13).
+        """
+        horizon = (start.timestamp(), end.timestamp())
+        moved = self._horizon is not None and horizon != self._horizon
+        self._horizon = horizon
         if self._sim is not None:
             self._update_bands(self._sim)
+        if moved:
+            self._fit_time()
 
     def show_simulation(self, sim: Simulation) -> None:
         """Redraw from ``sim`` at its clock (incremental: only changed runs are re-read)."""
@@ -361,6 +371,13 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.setXRange(x0 - pad, x1 + pad, padding=0)
         self._fit_lanes(top=-1e9)
 
+    def _fit_time(self) -> None:
+        """The whole horizon on the time axis; the lanes stay as they are."""
+        if self._horizon is not None:
+            x0, x1 = self._horizon
+            pad = (x1 - x0) * 0.02
+            self.viewbox.setXRange(x0 - pad, x1 + pad, padding=0)
+
     def set_presentation(self, on: bool) -> None:
         """Larger type and marks, high contrast (screen sharing)."""
         self.style_ = PRESENTATION if on else NORMAL
@@ -401,6 +418,8 @@ class TimelinePane(QtWidgets.QWidget):
         )
 
     def _set_lanes(self, lanes: list[Lane], sim: Simulation) -> None:
+        known = self._shown_keys
+        self._shown_keys = {lane.key for lane in lanes}
         self.lanes = lanes
         self._lane_of_dag = {lane.key: i for i, lane in enumerate(lanes) if lane.kind == "dag"}
         self._lane_of_asset = {lane.key: i for i, lane in enumerate(lanes) if lane.kind == "asset"}
@@ -418,6 +437,22 @@ class TimelinePane(QtWidgets.QWidget):
         local = next((z for z in zones if z not in ("UTC", "Etc/UTC")), "UTC")
         self.set_display_zone(local if self._zone_name == "UTC" else self._zone_name)
         self._update_bands(sim)
+        added = [i for i, lane in enumerate(lanes) if lane.key not in known]
+        if known and added:
+            self._show_lanes(added)
+
+    def _show_lanes(self, indexes: list[int]) -> None:
+        """Scroll (or, when all fit, grow) the lanes so that these are on screen: a lane an
+        edit added must not wait for Fit to be seen."""
+        _, (y0, y1) = self.viewbox.viewRange()
+        self._fit_lanes(top=y0)  # the view's lane count may have grown
+        _, (y0, y1) = self.viewbox.viewRange()
+        low, high = min(indexes) - 0.5, max(indexes) + 0.5
+        if low >= y0 and high <= y1:
+            return
+        span = y1 - y0
+        top = high - span if high > y1 else low
+        self.viewbox.setYRange(top, top + span, padding=0)
 
     def _update_bands(self, sim: Simulation) -> None:
         zones = {spec.timezone for spec in sim.specs.values()}

@@ -47,6 +47,7 @@ from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
+from explorer.ui.opening import OpeningIndicator
 from explorer.ui.palette import NodePalette
 from explorer.ui.settings import Preferences
 from explorer.ui.theme import apply_theme
@@ -440,6 +441,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
 
     def _wire(self) -> None:
+        # a big file opens in the background: its progress in the status bar, with Cancel
+        self.opening = OpeningIndicator()
+        self.statusBar().addPermanentWidget(self.opening)
+        self.files.loading.connect(self.opening.show_text)
+        self.opening.cancel.clicked.connect(self.files.cancel_open)
         self.files.opened.connect(self.show_document)
         self.files.closed.connect(self.show_gallery)
         self.files.message.connect(self.show_message)
@@ -827,6 +833,7 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_discard():
             event.ignore()
             return
+        self.files.cancel_open()
         self.save_window()
         self._drop_workspace()
         event.accept()

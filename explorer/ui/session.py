@@ -147,16 +147,22 @@ class SimulationSession(QtCore.QObject):
         defer: Defer | None = None,
         chunk_ms: float | None = None,
         publish_badges: bool = True,
+        prepared: tuple[EngineInputs, Simulation] | None = None,
         parent: QtCore.QObject | None = None,
     ) -> None:
+        """``prepared``: the inputs and fresh simulation of ``scenario``, built elsewhere
+        (a file opened in the background); built here otherwise."""
         super().__init__(parent)
         self.source = source
         self._defer = defer or qt_defer
         self.chunk_s = (self.DEFAULT_CHUNK_MS if chunk_ms is None else chunk_ms) / 1000
         self.publish_badges = publish_badges
         self._scenario = scenario
-        self._inputs = build_engine_inputs(scenario, source=source)
-        self._sim = make_simulation(self._inputs)
+        if prepared is not None:
+            self._inputs, self._sim = prepared
+        else:
+            self._inputs = build_engine_inputs(scenario, source=source)
+            self._sim = make_simulation(self._inputs)
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history: list[datetime] = []
         self._job: _Job | None = None

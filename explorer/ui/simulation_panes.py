@@ -63,7 +63,13 @@ class SimulationPanes(QObject):
         self.scene = scene
         self.view = view
         source = str(document.path) if document.path else document.scenario.name
-        self.session = SimulationSession(document.scenario, source=source, parent=self)
+        prepared, document.prepared = document.prepared, None
+        self.session = SimulationSession(
+            document.scenario,
+            source=source,
+            prepared=prepared,  # type: ignore[arg-type]  # (inputs, simulation) of OpenJob
+            parent=self,
+        )
         self.bench = Workbench(self.session)
         #: What the timeline dock shows (clock bar, timeline) and what the explain dock shows.
         self.timeline_widget: QWidget = self.bench

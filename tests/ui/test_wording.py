@@ -1,0 +1,51 @@
+"""What the app says, read as a new user reads it: counts, chips, the next-runs line."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from explorer.scenario import load_scenario
+from explorer.ui.files import Example
+from explorer.ui.gallery import Gallery
+from explorer.ui.inspector.dag_form import DagForm
+from explorer.ui.main_window import MainWindow
+from explorer.ui.schedule_kinds import summarize
+from tests.ui.conftest import EXAMPLES
+
+ORDERS = EXAMPLES / "ny_dst_orders_mart.json"
+
+
+def test_one_dag_is_not_one_dags(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    gallery = Gallery()
+    qtbot.addWidget(gallery)
+    gallery.fill_examples([Example(ORDERS, "One", "", 1, 1)])
+    assert "1 DAG ·" in gallery.examples.item(0).text()
+    scenario = load_scenario(ORDERS)
+    one = dataclasses.replace(
+        scenario, dags=scenario.dags[:1], assets=scenario.assets[:1], script=()
+    )
+    assert window.open_file(ORDERS)
+    form = window.workspace.inspector.forms["scenario"]  # type: ignore[union-attr]
+    form.refresh(one)
+    assert form.summary.text() == "1 DAG, 1 declared asset, 0 script actions."
+
+
+def test_a_utc_dags_chip_names_its_zone() -> None:
+    scenario = load_scenario(ORDERS)
+    customers = next(d for d in scenario.dags if d.dag_id == "ingest_customers")
+    assert customers.timezone == "UTC"
+    assert summarize(customers, scenario).chip == "At 00:00 (UTC)"
+    orders = next(d for d in scenario.dags if d.dag_id == "ingest_orders")
+    assert summarize(orders, scenario).chip == "At 00:00 (America/New_York)"
+
+
+def test_an_asset_scheduled_dag_says_when_it_runs(window: MainWindow) -> None:
+    assert window.open_file(ORDERS)
+    ws = window.workspace
+    assert ws is not None
+    ws.scene.select_nodes(["dag:orders_mart"])
+    form = ws.inspector.current
+    assert isinstance(form, DagForm)
+    text = form.schedule.runs.text()
+    assert "No automatic runs" not in text
+    assert "when orders AND customers are updated" in text

@@ -63,3 +63,23 @@ def test_moving_clock_start_brings_the_new_horizon_and_the_clock_into_view(
     x0, x1 = bench.timeline.x_range()
     assert x0 <= datetime(2024, 1, 2, tzinfo=UTC) < x1  # the new horizon is what shows
     assert x0 <= bench.session.now <= x1  # and the clock with it
+
+
+def test_no_interval_is_said_once_per_lane() -> None:
+    from math import inf
+
+    import numpy as np
+
+    from explorer.ui.timeline.items import badge_labels
+
+    lanes = np.array([0.0, 0.0, 0.0, 2.0, 2.0])
+    keys = ["", "", "", "2024-03-09", "2024-03-10"]
+    room = np.array([200.0, 200.0, inf, 200.0, inf])
+    texts = badge_labels(lanes, keys, room, lambda t: 7.0 * len(t))
+    assert texts == [
+        "no interval",
+        None,  # a square: the lane said it already
+        None,
+        "no interval · 2024-03-09",
+        "2024-03-10",  # only its key
+    ]

@@ -49,3 +49,30 @@ def test_an_asset_scheduled_dag_says_when_it_runs(window: MainWindow) -> None:
     text = form.schedule.runs.text()
     assert "No automatic runs" not in text
     assert "when orders AND customers are updated" in text
+
+
+def test_the_zone_box_shows_the_whole_zone_name(window: MainWindow) -> None:
+    assert window.open_file(ORDERS)
+    box = window.workspace.simulation.bench.timeline.zone_box  # type: ignore[union-attr]
+    assert box.currentText() == "America/New_York"
+    needed = box.fontMetrics().horizontalAdvance("America/New_York")
+    assert box.width() >= needed + 20  # the text and the arrow
+    from PySide6.QtWidgets import QWidgetItem
+
+    assert QWidgetItem(box).minimumSize().width() >= needed + 20  # no layout squeezes it
+
+
+def test_the_next_run_menu_names_the_run_by_when_it_is_created(window: MainWindow) -> None:
+    from datetime import UTC, datetime
+
+    assert window.open_file(ORDERS)
+    bench = window.workspace.simulation.bench  # type: ignore[union-attr]
+    bench.session.run_to(datetime(2024, 3, 9, 12, tzinfo=UTC))
+    ghost = bench.timeline.ghosts["ingest_orders"]
+    assert ghost.logical_date is not None and ghost.run_after > ghost.logical_date
+    target = bench.timeline.target_at(ghost.run_after, "ingest_orders")
+    assert target is not None and target.ghost is not None
+    texts = [a.text() for a in bench.injection.build_menu(target).actions()]
+    header = next(t for t in texts if "next run" in t)
+    assert "created Sun 10 Mar 2024 00:00 EST" in header  # run_after, 2024-03-10T05:00Z
+    assert "Sat 09 Mar" not in header  # not its logical date

@@ -126,6 +126,7 @@ class TimelinePane(QtWidgets.QWidget):
     def _build(self) -> None:
         self.zone_box = QtWidgets.QComboBox()
         self.zone_box.setToolTip("Time zone of the lower axis, the table and the tooltips")
+        self.zone_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.zone_box.currentTextChanged.connect(self._zone_picked)
         self.legend = QtWidgets.QLabel(legend_html(self.style_))
         self.legend.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -433,6 +434,9 @@ class TimelinePane(QtWidgets.QWidget):
         self.zone_box.blockSignals(True)
         self.zone_box.clear()
         self.zone_box.addItems(choices)
+        # as wide as its longest zone name, whatever the layout ("Americ▾" said nothing)
+        metrics = self.zone_box.fontMetrics()
+        self.zone_box.setMinimumWidth(max(metrics.horizontalAdvance(c) for c in choices) + 40)
         self.zone_box.blockSignals(False)
         local = next((z for z in zones if z not in ("UTC", "Etc/UTC")), "UTC")
         self.set_display_zone(local if self._zone_name == "UTC" else self._zone_name)

@@ -221,3 +221,19 @@ def test_force_layout_leaves_no_overlapping_nodes(qtbot, window, tmp_path) -> No
     for n, a in enumerate(boxes):
         for b in boxes[n + 1 :]:
             assert not a.intersects(b)
+
+
+def test_a_new_node_lands_in_free_space_not_on_top_of_another(window) -> None:  # type: ignore[no-untyped-def]
+    window.registry.trigger("file.new")  # a scenario composed by hand: positions as placed
+    ws = window.workspace
+    first = ws.add_at("dag", QPointF(0, 0))
+    target = ws.scene.nodes[first]
+    for kind in ("dag", "asset", "dag"):
+        node = ws.add_at(kind, target.scenePos())  # asked for right on top of the first DAG
+        assert node is not None
+        new = ws.scene.nodes[node].sceneBoundingRect()
+        for other_id, other in ws.scene.nodes.items():
+            if other_id != node:
+                assert not new.intersects(other.sceneBoundingRect()), (node, other_id)
+        # near where it was asked for: within two node widths
+        assert (ws.scene.nodes[node].scenePos() - target.scenePos()).manhattanLength() < 700

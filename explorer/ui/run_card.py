@@ -41,21 +41,22 @@ def card_html(card: RunCard, zone_name: str) -> str:
         body.append(
             f"<tr><td><b>{html.escape(name)}</b></td><td{span}>{local_cell}</td>{utc_cell}</tr>"
         )
-    events = []
+    # the consumed events in the same columns, each with who emitted it on a line below
     for event in card.consumed[:MAX_EVENTS]:
         key = f" [{html.escape(event.partition_key)}]" if event.partition_key else ""
-        events.append(
-            f"<li>#{event.id} <b>{html.escape(event.asset)}</b>{key} · "
-            f"{html.escape(wall_text(event.timestamp, zone))} · {utc_text(event.timestamp)} · "
-            f"{html.escape(event.source)}</li>"
+        body.append(
+            f"<tr><td>&nbsp;#{event.id} <b>{html.escape(event.asset)}</b>{key}</td>"
+            f"<td>{html.escape(wall_text(event.timestamp, zone))}</td>"
+            f"<td>{utc_text(event.timestamp)}</td></tr>"
+            f"<tr><td></td><td colspan='2' style='color:#555'>from "
+            f"{html.escape(event.source)}</td></tr>"
         )
     more = len(card.consumed) - MAX_EVENTS
     if more > 0:
-        events.append(f"<li>… and {more} more</li>")
-    listed = f"<ul style='margin:2px 0 0 -24px'>{''.join(events)}</ul>" if events else ""
+        body.append(f"<tr><td colspan='3'>&nbsp;… and {more} more</td></tr>")
     return (
         "<table cellspacing='0' cellpadding='1' style='white-space:nowrap'>"
-        f"{head}{''.join(body)}</table>{listed}"
+        f"{head}{''.join(body)}</table>"
     )
 
 
@@ -183,13 +184,17 @@ class RunCardView(QtWidgets.QFrame):
             self.pinned_changed.emit(on)
 
     def _place(self, anchor: QtCore.QPoint) -> None:
-        """Beside the pointer (right, else left), so the run under it stays in sight."""
+        """Beside the pointer (right, else left), so the run under it stays in sight, and over
+        the host where it fits (not over the pane next to it)."""
         parent = self.parentWidget()
         assert parent is not None
         size = self.size()
-        x = anchor.x() + 16
-        if x + size.width() > parent.width() and anchor.x() - size.width() - 16 >= 0:
-            x = anchor.x() - size.width() - 16
+        host = QtCore.QRect(self.host.mapTo(parent, QtCore.QPoint(0, 0)), self.host.size())
+        right, left = anchor.x() + 16, anchor.x() - size.width() - 16
+        if right + size.width() <= host.right() or left < host.left():
+            x = right if right + size.width() <= parent.width() or left < 0 else left
+        else:
+            x = left
         y = anchor.y() + 16
         if y + size.height() > parent.height():
             y = parent.height() - size.height()  # beside the pointer, so it may slide up

@@ -237,3 +237,19 @@ def test_a_new_node_lands_in_free_space_not_on_top_of_another(window) -> None:  
                 assert not new.intersects(other.sceneBoundingRect()), (node, other_id)
         # near where it was asked for: within two node widths
         assert (ws.scene.nodes[node].scenePos() - target.scenePos()).manhattanLength() < 700
+
+
+def test_a_connection_dropped_just_off_a_node_snaps_to_it(window) -> None:  # type: ignore[no-untyped-def]
+    ws = _open(window)
+    dag = ws.scene.nodes["dag:ingest_customers"]
+    orders = ws.scene.nodes["asset:orders"]
+    start = dag.scene_port_pos(Port(dag.node_id, "out", "write_customers"))
+    body = orders.sceneBoundingRect()
+    near = QPointF(body.left() - 14, body.center().y())  # a near miss, left of the asset
+    assert ws.scene.node_at(near) is None
+    assets_before = len(ws.document.scenario.assets)
+    drag(window, start, near)
+    task = next(d for d in ws.document.scenario.dags if d.dag_id == "ingest_customers").tasks[0]
+    assert {"asset": "orders"} in task.outlets  # connected to the asset it was dropped by
+    assert len(ws.document.scenario.assets) == assets_before  # no new asset on top of it
+    assert ws.document.undo_stack.count() == 1

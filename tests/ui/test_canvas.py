@@ -253,3 +253,35 @@ def test_a_connection_dropped_just_off_a_node_snaps_to_it(window) -> None:  # ty
     assert {"asset": "orders"} in task.outlets  # connected to the asset it was dropped by
     assert len(ws.document.scenario.assets) == assets_before  # no new asset on top of it
     assert ws.document.undo_stack.count() == 1
+
+
+def test_the_minimap_keeps_out_of_the_nodes_way(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QRect
+
+    from explorer.graph.generate import synthetic_scenario
+    from explorer.scenario import save_scenario
+
+    path = tmp_path / "big.json"
+    save_scenario(synthetic_scenario(300), path)
+    ws = _open(window, path)
+    ws.view.set_zoom(1.0)
+    minimap = ws.view.minimap
+    viewport = ws.view.viewport()
+    corner = QRect(
+        viewport.width() - minimap.width() - 12,
+        viewport.height() - minimap.height() - 12,
+        minimap.width(),
+        minimap.height(),
+    )
+    # centre the view so that a node sits under the bottom-right corner
+    node = next(iter(ws.scene.nodes.values()))
+    ws.view.centerOn(
+        node.sceneBoundingRect().center()
+        - (ws.view.mapToScene(corner.center()) - ws.view.mapToScene(viewport.rect().center()))
+    )
+    QApplication.processEvents()
+    assert minimap.isVisible()
+    shown = QRect(minimap.pos() - ws.view.viewport().geometry().topLeft(), minimap.size())
+    area = ws.view.mapToScene(shown).boundingRect()
+    under = [i for i in ws.scene.items(area) if i in set(ws.scene.nodes.values())]
+    assert under == []  # it moved to a corner with no node under it

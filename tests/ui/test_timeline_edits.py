@@ -83,3 +83,16 @@ def test_no_interval_is_said_once_per_lane() -> None:
         "no interval · 2024-03-09",
         "2024-03-10",  # only its key
     ]
+
+
+def test_the_paused_label_stays_inside_its_span() -> None:
+    from explorer.ui.timeline.bands import paused_label_x
+
+    # the view (100..900 px) starts after the unpause (at 40 px): no label
+    assert paused_label_x(-5000.0, 40.0, 100.0, 900.0, 50.0) is None
+    # a span running through the view: labelled at the view's left edge
+    assert paused_label_x(-5000.0, 2000.0, 100.0, 900.0, 50.0) == 104.0
+    # a span that begins in the view: at its start
+    assert paused_label_x(300.0, 2000.0, 100.0, 900.0, 50.0) == 304.0
+    # too short a piece in view for the word: no label rather than one past the unpause
+    assert paused_label_x(-5000.0, 130.0, 100.0, 900.0, 50.0) is None

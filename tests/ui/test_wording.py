@@ -76,3 +76,13 @@ def test_the_next_run_menu_names_the_run_by_when_it_is_created(window: MainWindo
     header = next(t for t in texts if "next run" in t)
     assert "created Sun 10 Mar 2024 00:00 EST" in header  # run_after, 2024-03-10T05:00Z
     assert "Sat 09 Mar" not in header  # not its logical date
+
+
+def test_the_legend_wraps_between_entries_not_inside_one() -> None:
+    from explorer.ui.timeline.pane import legend_html
+    from explorer.ui.timeline.style import NORMAL
+
+    html = legend_html(NORMAL)
+    for words in ("next&nbsp;run", "no&nbsp;interval", "window&nbsp;members", "DST&nbsp;day"):
+        assert words in html
+    assert "</span> " not in html  # no swatch is left alone at a line's end

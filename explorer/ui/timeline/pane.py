@@ -71,6 +71,17 @@ def legend_html(style: TimelineStyle) -> str:
     def sw(colour: str, glyph: str = "■") -> str:
         return f'<span style="color:{colour[:7]}">{glyph}</span>'
 
+    def keep(text: str) -> str:
+        # a swatch stays with its words: a wrapped legend split "next" from "run"
+        return (
+            text.replace("</span> ", "</span>&nbsp;")
+            .replace(" run", "&nbsp;run")
+            .replace(" members", "&nbsp;members")
+            .replace("DST day", "DST&nbsp;day")
+            .replace("no interval", "no&nbsp;interval")
+            .replace("no data", "no&nbsp;data")
+        )
+
     t, st = style.type_colours, style.state_colours
     parts = [
         f"{sw(t[0])} interval {sw(t[1])} manual {sw(t[3])} backfill",
@@ -85,7 +96,7 @@ def legend_html(style: TimelineStyle) -> str:
         f"{sw(style.dst_line)} DST day",
         f"{sw(style.ghost, '┆')} next run",
     ]
-    return " &nbsp;·&nbsp; ".join(parts)
+    return " &nbsp;·&nbsp; ".join(keep(part) for part in parts)
 
 
 class TimelinePane(QtWidgets.QWidget):

@@ -28,6 +28,7 @@ __all__ = [
     "local",
     "make_aware",
     "to_utc",
+    "zone_names",
 ]
 
 #: The Unix epoch and one microsecond: instants as integers (hot loops inline the two
@@ -51,17 +52,29 @@ class ZoneError(ScheduleError):
 
 
 @cache
+def zone_names() -> frozenset[str]:
+    """Every zone name the pinned tzdata holds (its own list, not a walk of its folders)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+@cache
 def get_zone(name: str) -> tzinfo:
     """Return the zone called ``name`` (IANA) from the pinned database.
 
     ``UTC`` and ``Etc/UTC`` map to :data:`datetime.UTC` so arithmetic stays
-    on the fast path.
+    on the fast path. A name is looked up in tzdata's list of zones before
+    ``zoneinfo`` opens a file of that name: ``zoneinfo`` would otherwise open
+    whatever the name points at inside the package, so a folder (``America``),
+    a package file (``America/__init__.py``) or an over-long name raised
+    ``IsADirectoryError`` / ``OSError`` instead of "unknown time zone".
     """
     if name in ("UTC", "Etc/UTC", "Z"):
         return UTC
+    if name not in zone_names():
+        raise ZoneError(f"unknown time zone {name!r}")
     try:
         return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError) as exc:
         raise ZoneError(f"unknown time zone {name!r}") from exc
 
 

@@ -209,7 +209,7 @@ class ClockControls(QtWidgets.QWidget):
         )
         self.run_to_edit = QtWidgets.QLineEdit()
         self.run_to_edit.setPlaceholderText("run to: 2024-03-11 06:00 (display zone) or …Z")
-        self.run_to_edit.setMinimumWidth(220)
+        self.run_to_edit.setMinimumWidth(130)  # the bar shares its row with the explain dock
         self.run_to_edit.returnPressed.connect(self.run_to_text)
         self.run_to_button = self._button(
             "Run to", "Run the engine up to this instant", self.run_to_text

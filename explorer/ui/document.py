@@ -42,6 +42,9 @@ class ScenarioDocument(QObject):
         self._path = path
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        #: (engine inputs, simulation) built off the GUI thread when the file was opened
+        #: (``workers.OpenJob``); the simulation panes take them instead of building again.
+        self.prepared: tuple[object, object] | None = None
         #: A new, never-saved document is not "modified" until edited, but has no file.
 
     @property

@@ -23,6 +23,7 @@ from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.edits import new_scenario
 from explorer.ui.settings import Preferences
+from explorer.ui.workers import OpenJob, OpenResult, run_open
 
 __all__ = ["FileOps"]
 
@@ -40,6 +41,12 @@ class FileOps(QObject):
     #: A document was saved (its path).
     saved = Signal(object)
     message = Signal(str)
+    #: A big file is being opened in the background: what happens now ("" when done).
+    loading = Signal(str)
+
+    #: Files at least this big are read, checked and simulated off the GUI thread (a
+    #: 2,000-DAG file takes seconds); the open document stays usable meanwhile.
+    background_bytes = 256 * 1024
 
     def __init__(
         self,
@@ -55,6 +62,9 @@ class FileOps(QObject):
         self.prefs = prefs
         self.prompts = prompts
         self.today = today
+        self._job: OpenJob | None = None
+        #: The document (and its undo position) the user agreed to replace.
+        self._replacing: tuple[ScenarioDocument | None, int] = (None, 0)
 
     # ----------------------------------------------------------------- opening
     def new(self) -> bool:
@@ -72,9 +82,15 @@ class FileOps(QObject):
         return False if path is None else self.open_path(path, ask=False)
 
     def open_path(self, path: Path, *, ask: bool = True) -> bool:
-        """Open ``path`` (after asking about unsaved changes unless already asked)."""
+        """Open ``path`` (after asking about unsaved changes unless already asked).
+
+        A big file opens in the background: True then means "started", and
+        :attr:`opened` follows when it is ready (:attr:`loading` says how it goes).
+        """
         if ask and not self.maybe_discard():
             return False
+        if self._is_big(path):
+            return self._open_in_background(path)
         try:
             scenario = files.read(path)
         except ScenarioError as exc:
@@ -86,6 +102,74 @@ class FileOps(QObject):
         self.opened.emit(document)
         self.message.emit(f"Opened {path}")
         return True
+
+    # ----------------------------------------------------------------- opening in the background
+    @property
+    def opening(self) -> bool:
+        return self._job is not None
+
+    def cancel_open(self) -> None:
+        """Stop opening a file in the background; the open document stays."""
+        if self._job is not None:
+            self._job.cancel()
+            self._end_job(f"Opening {self._job.path.name} cancelled")
+
+    def _is_big(self, path: Path) -> bool:
+        try:
+            return path.stat().st_size >= self.background_bytes
+        except OSError:
+            return False  # the normal path reports it
+
+    def _open_in_background(self, path: Path) -> bool:
+        self.cancel_open()
+        current = self.current()
+        self._replacing = (current, current.undo_stack.index() if current is not None else 0)
+        job = OpenJob(path)
+        self._job = job
+        job.signals.stage.connect(self._open_stage)
+        job.signals.finished.connect(self._opened_in_background)
+        job.signals.failed.connect(self._open_failed)
+        self.loading.emit(f"Opening {path.name}…")
+        run_open(job)
+        return True
+
+    def _open_stage(self, stage: str) -> None:
+        if self._job is not None:
+            self.loading.emit(f"Opening {self._job.path.name}: {stage}…")
+
+    def _end_job(self, message: str = "") -> None:
+        self._job = None
+        self.loading.emit("")
+        if message:
+            self.message.emit(message)
+
+    def _open_failed(self, exc: ScenarioError) -> None:
+        job = self._job
+        if job is None or job.cancelled:
+            return
+        self._end_job()
+        self.prompts.file_error(job.path, exc)
+
+    def _opened_in_background(self, result: OpenResult) -> None:
+        job = self._job
+        if job is None or job.cancelled or result.path != job.path:
+            return
+        self._end_job()
+        document, index = self._replacing
+        current = self.current()
+        edited = current is not None and (
+            current is not document or current.undo_stack.index() != index
+        )
+        if edited and not self.maybe_discard():  # edited while the file was read: ask again
+            self.message.emit(f"{result.path.name} was not opened: the current work stays")
+            return
+        path = result.path
+        opened = ScenarioDocument(result.scenario, path=path.resolve())
+        opened.prepared = (result.inputs, result.simulation)
+        self.prefs.add_recent(path)
+        self.prefs.set_last_directory(path.resolve().parent)
+        self.opened.emit(opened)
+        self.message.emit(f"Opened {path}")
 
     def open_example(self, path: Path) -> bool:
         """A bundled example, opened as an untitled copy: Save never writes over it."""

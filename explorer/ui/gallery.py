@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ui.files import Example, examples
+from explorer.ui.wording import count
 
 __all__ = ["Gallery"]
 
@@ -91,7 +92,7 @@ class Gallery(QWidget):
     def fill_examples(self, found: list[Example]) -> None:
         self.examples.clear()
         for example in found:
-            text = f"{example.name}\n{example.dags} DAGs · {example.path.name}"
+            text = f"{example.name}\n{count(example.dags, 'DAG')} · {example.path.name}"
             item = QListWidgetItem(text)
             item.setData(_ROLE, str(example.path))
             item.setToolTip(example.description or example.name)

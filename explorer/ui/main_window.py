@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer
 from PySide6.QtGui import (
@@ -39,17 +40,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.ui import simulation_menu
 from explorer.ui.actions import ActionRegistry, Menu, Separator, Submenu
 from explorer.ui.autosave import Timer
 from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
+from explorer.ui.opening import OpeningIndicator
 from explorer.ui.palette import NodePalette
 from explorer.ui.settings import Preferences
 from explorer.ui.theme import apply_theme
 from explorer.ui.workers import LAYOUTS
 from explorer.ui.workspace import Workspace
+
+if TYPE_CHECKING:
+    from explorer.ui.panels.workbench import Workbench
 
 __all__ = ["MainWindow"]
 
@@ -59,6 +65,8 @@ _NO_INSPECTOR = "Open or create a scenario, then select a node to inspect it."
 _NO_HISTORY = "No scenario is open: its edits will be listed here."
 
 SK = QKeySequence.StandardKey
+#: Saved dock layouts of an older arrangement (timeline and explain tabbed) are not restored.
+_STATE_VERSION = 2
 SP = QStyle.StandardPixmap
 
 
@@ -87,6 +95,7 @@ class MainWindow(QMainWindow):
         self.files = FileOps(self, self.document, prefs, self.prompts)
         self.gallery = Gallery()
         self.stack = QStackedWidget()
+        self.stack.setMinimumSize(240, 160)  # not the gallery's hint: the window fits 1280x720
         self.stack.addWidget(self.gallery)
         self.canvas_host = _Host("The canvas")
         self.stack.addWidget(self.canvas_host)
@@ -108,8 +117,8 @@ class MainWindow(QMainWindow):
             "Explain", "explainDock", Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.explain_dock.setWidget(_placeholder(_NO_EXPLAIN))
-        self.tabifyDockWidget(self.timeline_dock, self.explain_dock)
-        self.timeline_dock.raise_()
+        # the "why" beside the runs, not behind them in a tab (issue 13)
+        self.splitDockWidget(self.timeline_dock, self.explain_dock, Qt.Orientation.Horizontal)
         self.inspector_dock.setWidget(_placeholder(_NO_INSPECTOR))
         self.history_dock.setWidget(_placeholder(_NO_HISTORY))
         #: Dock sizes are set once the window has its size, unless restored from settings.
@@ -324,6 +333,8 @@ class MainWindow(QMainWindow):
             )
         r.register("layout.cancel", "&Cancel Layout", ws(lambda w: w.editor.cancel_layout()))
         r.register("help.about", "&About", self._about)
+        r.register("help.shortcuts", "&Keyboard Shortcuts", self._show_shortcuts)
+        self._sim_actions = simulation_menu.register(r, self._bench)
         self.registry.action("view.minimap").setChecked(self.prefs.show_minimap())
         self.registry.action(f"view.theme.{self.prefs.theme()}").setChecked(True)
 
@@ -401,7 +412,8 @@ class MainWindow(QMainWindow):
                 "&Layout",
                 ["layout.layered", "layout.spring", "layout.kamada_kawai", s, "layout.cancel"],
             ),
-            Menu("&Help", ["help.about"]),
+            Menu("&Simulation", self._sim_actions),
+            Menu("&Help", ["help.shortcuts", "help.about"]),
         ]
         self.registry.build_menus(self.menuBar(), menus)
         toolbar = QToolBar("Main toolbar")
@@ -429,6 +441,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
 
     def _wire(self) -> None:
+        # a big file opens in the background: its progress in the status bar, with Cancel
+        self.opening = OpeningIndicator()
+        self.statusBar().addPermanentWidget(self.opening)
+        self.files.loading.connect(self.opening.show_text)
+        self.opening.cancel.clicked.connect(self.files.cancel_open)
         self.files.opened.connect(self.show_document)
         self.files.closed.connect(self.show_gallery)
         self.files.message.connect(self.show_message)
@@ -464,6 +481,10 @@ class MainWindow(QMainWindow):
             presentation.hide.extend(
                 [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]
             )
+            # ... and the chrome: menu bar, toolbars, status bar, the timeline's title bar
+            presentation.hide.extend([self.menuBar(), *self.findChildren(QToolBar)])
+            presentation.hide.append(self.statusBar())
+            presentation.toggled.connect(self._present_chrome)
             view = workspace.view
             # the docks hide first; the canvas fits once the freed space is laid out
             presentation.toggled.connect(
@@ -500,6 +521,19 @@ class MainWindow(QMainWindow):
         self._update_actions()
         workspace.view.fit(readable=True)
         workspace.view.setFocus()
+
+    def _present_chrome(self, on: bool) -> None:
+        """No "Timeline" title bar over the lanes while presenting, and half the height for
+        them (big type needs it on a 720-pixel screen); the user's height comes back after."""
+        self.timeline_dock.setTitleBarWidget(
+            QWidget(self.timeline_dock) if on else None  # type: ignore[arg-type]  # None: Qt's own
+        )
+        vertical = Qt.Orientation.Vertical
+        if on:
+            self._timeline_height = self.timeline_dock.height()
+            self.resizeDocks([self.timeline_dock], [int(self.height() * 0.5)], vertical)
+        elif getattr(self, "_timeline_height", 0):
+            self.resizeDocks([self.timeline_dock], [self._timeline_height], vertical)
 
     def _drop_workspace(self) -> None:
         if self.workspace is not None:
@@ -618,6 +652,8 @@ class MainWindow(QMainWindow):
                 "view.focus_canvas",
             ):
                 self.registry.set_enabled(action_id, has)
+        for action_id in self._sim_actions:
+            self.registry.set_enabled(action_id, self._bench() is not None)
         self.zoom_label.setVisible(has)
         undo, redo = self.registry.action("edit.undo"), self.registry.action("edit.redo")
         stack = document.undo_stack if document is not None else None
@@ -730,6 +766,16 @@ class MainWindow(QMainWindow):
             self._repaint_canvas()
         super().changeEvent(event)
 
+    def _bench(self) -> Workbench | None:
+        """The open document's simulation panes (None without a document or an engine)."""
+        simulation = self.workspace.simulation if self.workspace is not None else None
+        return simulation.bench if simulation is not None else None
+
+    def _show_shortcuts(self) -> None:
+        dialog = simulation_menu.ShortcutsDialog(simulation_menu.shortcut_rows(self.registry), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+
     def _about(self) -> None:
         from explorer import __version__
 
@@ -751,7 +797,7 @@ class MainWindow(QMainWindow):
                 max(640, min(1050, int(screen.height() * 0.92))),
             )
         if state is not None:
-            self._sized = self.restoreState(state)
+            self._sized = self.restoreState(state, _STATE_VERSION)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -759,7 +805,7 @@ class MainWindow(QMainWindow):
             self._size_docks()
 
     def _size_docks(self) -> None:
-        """First run (no saved window state): a wide inspector, a third of the height for the
+        """First run (no saved window state): a wide inspector, two fifths of the height for the
         timeline, the rest for the canvas."""
         width, height = max(self.width(), 1000), max(self.height(), 700)
         self.resizeDocks(
@@ -767,12 +813,18 @@ class MainWindow(QMainWindow):
             [max(400, width // 4), 130],
             Qt.Orientation.Horizontal,
         )
-        self.resizeDocks([self.timeline_dock], [int(height * 0.34)], Qt.Orientation.Vertical)
+        self.resizeDocks([self.timeline_dock], [int(height * 0.4)], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.timeline_dock, self.explain_dock],
+            [int(width * 0.6), int(width * 0.4)],
+            Qt.Orientation.Horizontal,
+        )
 
     def save_window(self) -> None:
         tucked = self._tucked
         self._untuck_docks()  # save the docks as the user arranged them, not the gallery's
-        self.prefs.save_window(QByteArray(self.saveGeometry()), QByteArray(self.saveState()))
+        state = QByteArray(self.saveState(_STATE_VERSION))
+        self.prefs.save_window(QByteArray(self.saveGeometry()), state)
         self.prefs.sync()
         if tucked is not None and self.workspace is None:
             self._tuck_docks()
@@ -781,6 +833,7 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_discard():
             event.ignore()
             return
+        self.files.cancel_open()
         self.save_window()
         self._drop_workspace()
         event.accept()

@@ -244,7 +244,8 @@ def summarize(dag: Dag, scenario: Scenario) -> ScheduleSummary:
         return ScheduleSummary("invalid schedule", "", error_text(exc))
     except (EngineError, ValueError, TypeError, KeyError) as exc:
         return ScheduleSummary("invalid schedule", "", str(exc))
-    zone = "" if dag.timezone == "UTC" else f" ({dag.timezone})"
+    # the zone its times are read in, UTC included: "At 00:00" alone reads as local time
+    zone = f" ({getattr(timetable, 'timezone_name', None) or dag.timezone})"
     if kind == "timetable:AssetOrTimeSchedule":
         text = condition_text(schedule)
         inner = getattr(timetable, "timetable", None)

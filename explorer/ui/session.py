@@ -160,8 +160,11 @@ class SimulationSession(QtCore.QObject):
         chunk_ms: float | None = None,
         publish_badges: bool = True,
         checkpoint_every: int = CHECKPOINT_EVERY,
+        prepared: tuple[EngineInputs, Simulation] | None = None,
         parent: QtCore.QObject | None = None,
     ) -> None:
+        """``prepared``: the inputs and fresh simulation of ``scenario``, built elsewhere
+        (a file opened in the background); built here otherwise."""
         super().__init__(parent)
         self.checkpoint_every = checkpoint_every
         self.source = source
@@ -171,8 +174,11 @@ class SimulationSession(QtCore.QObject):
         self.redraw_every_s = 0.25
         self.publish_badges = publish_badges
         self._scenario = scenario
-        self._inputs = build_engine_inputs(scenario, source=source)
-        self._sim = make_simulation(self._inputs, checkpoint_every=checkpoint_every)
+        if prepared is not None:  # built with this module's CHECKPOINT_EVERY (workers.py)
+            self._inputs, self._sim = prepared
+        else:
+            self._inputs = build_engine_inputs(scenario, source=source)
+            self._sim = make_simulation(self._inputs, checkpoint_every=checkpoint_every)
         #: After an edit: the instant the new simulation took over from the old one's
         #: checkpoint (None: it started over from clock.start).
         self.resumed_at: datetime | None = None

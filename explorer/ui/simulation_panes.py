@@ -63,11 +63,21 @@ class SimulationPanes(QObject):
         self.scene = scene
         self.view = view
         source = str(document.path) if document.path else document.scenario.name
-        self.session = SimulationSession(document.scenario, source=source, parent=self)
+        prepared, document.prepared = document.prepared, None
+        self.session = SimulationSession(
+            document.scenario,
+            source=source,
+            prepared=prepared,  # type: ignore[arg-type]  # (inputs, simulation) of OpenJob
+            parent=self,
+        )
         self.bench = Workbench(self.session)
         #: What the timeline dock shows (clock bar, timeline) and what the explain dock shows.
         self.timeline_widget: QWidget = self.bench
         self.explain_widget: QWidget = self.bench.tabs
+        # the dock beside the timeline opens on the "why" of the selected DAG; the tabs leave
+        # the bench now, or the timeline dock keeps their height as its minimum
+        self.bench.tabs.setCurrentWidget(self.bench.explain)
+        self.bench.tabs.setParent(None)
         document.changed.connect(self._scenario_changed)
         self.session.scenario_edited.connect(self._edited)
         self.bench.timeline.dag_selected.connect(self._dag_from_timeline)

@@ -193,3 +193,23 @@ def test_a_lone_scenario_file_opens_the_desktop_app_and_subcommands_stay_headles
     assert opened == [[str(DST)]]
     assert entry.main(["validate", str(DST)]) == 0
     assert opened == [[str(DST)]]
+
+
+@pytest.mark.parametrize("zone", ["America", "Europe"])
+def test_a_zone_naming_a_tzdata_folder_is_an_unknown_time_zone_not_a_traceback(
+    tmp_path: Path, zone: str
+) -> None:
+    document = json.loads(DST.read_text(encoding="utf-8"))
+    document["dags"][0]["timezone"] = zone
+    path = _write(tmp_path, json.dumps(document))
+    commands = (
+        ["validate", str(path)],
+        ["simulate", str(path)],
+        ["next-runs", str(path), "ingest_orders"],
+        ["explain", str(path), "ingest_orders", "--at", "2024-03-10T12:00Z"],
+    )
+    for command in commands:
+        result = explorer(*command)
+        assert result.returncode != 0, command
+        assert "Traceback" not in result.stderr, command
+        assert f"$.dags[0].timezone: unknown time zone '{zone}'" in result.stderr, command

@@ -221,3 +221,67 @@ def test_force_layout_leaves_no_overlapping_nodes(qtbot, window, tmp_path) -> No
     for n, a in enumerate(boxes):
         for b in boxes[n + 1 :]:
             assert not a.intersects(b)
+
+
+def test_a_new_node_lands_in_free_space_not_on_top_of_another(window) -> None:  # type: ignore[no-untyped-def]
+    window.registry.trigger("file.new")  # a scenario composed by hand: positions as placed
+    ws = window.workspace
+    first = ws.add_at("dag", QPointF(0, 0))
+    target = ws.scene.nodes[first]
+    for kind in ("dag", "asset", "dag"):
+        node = ws.add_at(kind, target.scenePos())  # asked for right on top of the first DAG
+        assert node is not None
+        new = ws.scene.nodes[node].sceneBoundingRect()
+        for other_id, other in ws.scene.nodes.items():
+            if other_id != node:
+                assert not new.intersects(other.sceneBoundingRect()), (node, other_id)
+        # near where it was asked for: within two node widths
+        assert (ws.scene.nodes[node].scenePos() - target.scenePos()).manhattanLength() < 700
+
+
+def test_a_connection_dropped_just_off_a_node_snaps_to_it(window) -> None:  # type: ignore[no-untyped-def]
+    ws = _open(window)
+    dag = ws.scene.nodes["dag:ingest_customers"]
+    orders = ws.scene.nodes["asset:orders"]
+    start = dag.scene_port_pos(Port(dag.node_id, "out", "write_customers"))
+    body = orders.sceneBoundingRect()
+    near = QPointF(body.left() - 14, body.center().y())  # a near miss, left of the asset
+    assert ws.scene.node_at(near) is None
+    assets_before = len(ws.document.scenario.assets)
+    drag(window, start, near)
+    task = next(d for d in ws.document.scenario.dags if d.dag_id == "ingest_customers").tasks[0]
+    assert {"asset": "orders"} in task.outlets  # connected to the asset it was dropped by
+    assert len(ws.document.scenario.assets) == assets_before  # no new asset on top of it
+    assert ws.document.undo_stack.count() == 1
+
+
+def test_the_minimap_keeps_out_of_the_nodes_way(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QRect
+
+    from explorer.graph.generate import synthetic_scenario
+    from explorer.scenario import save_scenario
+
+    path = tmp_path / "big.json"
+    save_scenario(synthetic_scenario(300), path)
+    ws = _open(window, path)
+    ws.view.set_zoom(1.0)
+    minimap = ws.view.minimap
+    viewport = ws.view.viewport()
+    corner = QRect(
+        viewport.width() - minimap.width() - 12,
+        viewport.height() - minimap.height() - 12,
+        minimap.width(),
+        minimap.height(),
+    )
+    # centre the view so that a node sits under the bottom-right corner
+    node = next(iter(ws.scene.nodes.values()))
+    ws.view.centerOn(
+        node.sceneBoundingRect().center()
+        - (ws.view.mapToScene(corner.center()) - ws.view.mapToScene(viewport.rect().center()))
+    )
+    QApplication.processEvents()
+    assert minimap.isVisible()
+    shown = QRect(minimap.pos() - ws.view.viewport().geometry().topLeft(), minimap.size())
+    area = ws.view.mapToScene(shown).boundingRect()
+    under = [i for i in ws.scene.items(area) if i in set(ws.scene.nodes.values())]
+    assert under == []  # it moved to a corner with no node under it

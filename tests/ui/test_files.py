@@ -207,3 +207,15 @@ def test_save_writes_the_versioned_file_atomically(window, tmp_path) -> None:  #
     assert json.loads(target.read_text())["format"] == "schedule-explorer/2"
     assert load_scenario(target) == window.document().scenario  # type: ignore[union-attr]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
+
+
+def test_a_zone_naming_a_tzdata_folder_is_refused_with_a_message(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    document = json.loads(ORDERS.read_text())
+    document["dags"][0]["timezone"] = "America"
+    bad = tmp_path / "folder_zone.json"
+    bad.write_text(json.dumps(document))
+    assert not window.open_file(bad)
+    box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
+    assert box.text() == "Cannot open folder_zone.json"
+    assert "unknown time zone 'America' at $.dags[0].timezone" in box.informativeText()
+    box.done(0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -368,3 +369,60 @@ def test_inspecting_every_node_of_every_example_changes_nothing(window) -> None:
                     loaded = dag.schedule["args"].get("default_partition_mapper")  # type: ignore[index,union-attr]
                     assert editor.widget.spec() == loaded, (path.name, node)  # type: ignore[attr-defined]
         assert ws.document.undo_stack.count() == 0, path.name
+
+
+# The zone completer's popup opens while typing; the offscreen platform cannot raise it.
+@pytest.mark.qt_log_ignore(r"does not support raise\(\)", "does not support grabbing the keyboard")
+def test_typing_a_zone_through_a_tzdata_folder_says_unknown_time_zone(window) -> None:  # type: ignore[no-untyped-def]
+    ws, form = _select(window, "dag:ingest_customers")
+    assert isinstance(form, DagForm)
+    line = form.timezone
+    _type(line.edit, "America", enter=False)  # a folder of tzdata, on the way to America/...
+    assert line.message.text() == "unknown time zone 'America'"
+    assert line.edit.property("invalid") is True
+    QTest.keyClick(line.edit, Qt.Key.Key_Return)
+    assert ws.document.undo_stack.count() == 0  # refused in place
+    QTest.keyClicks(line.edit, "/Chicago")
+    assert line.message.text() == ""
+    QTest.keyClick(line.edit, Qt.Key.Key_Return)
+    dag = next(d for d in ws.document.scenario.dags if d.dag_id == "ingest_customers")
+    assert dag.timezone == "America/Chicago"
+
+
+def test_a_hint_is_muted_again_once_the_field_is_valid(window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPalette
+
+    _ws, form = _select(window, "dag:ingest_orders")
+    cron = form.schedule.args["cron"].widget
+    message = cron.message  # type: ignore[attr-defined]
+
+    def colour() -> str:
+        message.ensurePolished()
+        return message.palette().color(QPalette.ColorRole.WindowText).name()
+
+    assert message.text() == "At 00:00"
+    muted = colour()
+    _type(cron.edit, "61 * * * *", enter=False)  # type: ignore[attr-defined]
+    red = colour()
+    assert red != muted
+    _type(cron.edit, "0 1 * * *", enter=False)  # type: ignore[attr-defined]
+    assert message.text() == "At 01:00"
+    assert colour() == muted  # a hint, not an error
+
+
+def test_a_new_selection_shows_its_form_from_the_top(window) -> None:  # type: ignore[no-untyped-def]
+    ws, _form = _select(window, "dag:ingest_orders")
+    window.resize(1400, 700)
+    inspector = ws.inspector
+    bar = inspector.verticalScrollBar()
+    QTest.qWait(50)
+    assert bar.maximum() > 0  # the DAG form is taller than the dock
+    bar.setValue(bar.maximum())
+    asset = ws.add_at("asset")  # adding an asset selects it
+    assert asset is not None
+    QTest.qWait(50)
+    current = inspector.current
+    assert isinstance(current, AssetForm)
+    assert bar.value() == 0
+    top = current.mapTo(inspector.viewport(), QPoint(0, 0))
+    assert 0 <= top.y() < 40  # the form's title is in view, not scrolled away

@@ -12,9 +12,19 @@ from PySide6.QtGui import QGuiApplication
 
 from explorer.scenario import Scenario
 from explorer.ui import clipboard, conditions, edits
+from explorer.ui.canvas.free_space import free_spot
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.commands import edit
-from explorer.ui.nodes import CANVAS_SPACING, layout_graph, node_size, spread
+from explorer.ui.nodes import (
+    ASSET_WIDTH,
+    CANVAS_SPACING,
+    DAG_HEADER,
+    DAG_WIDTH,
+    TASK_ROW,
+    layout_graph,
+    node_size,
+    spread,
+)
 from explorer.ui.workers import LAYOUTS, LayoutJob, run_layout
 
 __all__ = ["NODE_KINDS", "CanvasEditor"]
@@ -51,7 +61,7 @@ class CanvasEditor(QObject):
         if kind in ("and", "or"):
             self.add_gate("all" if kind == "and" else "any")
             return None
-        s, xy = self.document.scenario, (pos.x(), pos.y())
+        s, xy = self.document.scenario, self._free_spot(kind, pos)
         makers = {
             "dag": lambda: edits.add_dag(s, xy, name),
             "asset": lambda: edits.add_asset(s, xy, name),
@@ -68,6 +78,15 @@ class CanvasEditor(QObject):
             self.scene.select_nodes([node])
             return node
         return None
+
+    def _free_spot(self, kind: str, pos: QPointF) -> tuple[float, float]:
+        """The nearest place to ``pos`` where the new node covers no other (issue 13)."""
+        size = (DAG_WIDTH, DAG_HEADER + TASK_ROW + 8.0) if kind == "dag" else (ASSET_WIDTH, 60.0)
+        occupied = []
+        for item in self.scene.nodes.values():
+            r = item.sceneBoundingRect()
+            occupied.append((r.left(), r.top(), r.right(), r.bottom()))
+        return free_spot((pos.x(), pos.y()), size, occupied)
 
     def add_gate(self, op: str) -> bool:
         """Wrap the selected gate, condition input or DAG condition in a new AND/OR gate."""

@@ -61,7 +61,8 @@ class NewLink(Interaction):
     on the node under the cursor; dragged backwards from a DAG's or a gate's
     ``in`` port it starts at the node released on. Released on empty canvas,
     a task's outlet makes a new asset there and an asset's port a new
-    consumer DAG (one command each).
+    consumer DAG (one command each); released within 40 px of a node, it
+    snaps to that node (a near miss made a new node on top of it).
     """
 
     def __init__(self, scene: ScenarioScene, port: Port, at: QPointF) -> None:
@@ -84,7 +85,8 @@ class NewLink(Interaction):
         anchor = self._anchor()
         path: QPainterPath = curve(anchor, pos) if self.port.side == "out" else curve(pos, anchor)
         self.line.setPath(path)
-        target = self.scene.node_at(pos, exclude=self.origin)
+        # a near miss counts: the node it would snap to lights up (issue 13)
+        target = self.scene.node_near(pos, exclude=self.origin)
         if target is not self.hovered:
             if self.hovered is not None:
                 self.hovered.set_highlight(False)
@@ -100,7 +102,8 @@ class NewLink(Interaction):
         if event.button() != Qt.MouseButton.LeftButton:
             return True
         pos = event.scenePos()
-        target = self.scene.node_at(pos, exclude=self.origin)
+        # released a little off a node: it is meant for that node, not for a new one on top
+        target = self.scene.node_near(pos, exclude=self.origin)
         self.end()
         if target is None:
             self.scene.connect_to_new(self.port, pos)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtWidgets import QFrame, QGraphicsView
 
@@ -44,10 +44,33 @@ class Minimap(QGraphicsView):
         self.hide()
 
     def place(self) -> None:
+        self.move(self._corner())
+        self.refresh()
+
+    def _corner(self) -> QPoint:
+        """The corner of the canvas where the minimap covers the fewest nodes (bottom right
+        when it covers none there): centred on a node, a fixed corner hid its neighbours."""
         w, h = _SIZE
         viewport = self.main.viewport().geometry()
-        self.move(viewport.right() - w - _MARGIN, viewport.bottom() - h - _MARGIN)
-        self.refresh()
+        left, top = viewport.left() + _MARGIN, viewport.top() + _MARGIN
+        right, bottom = viewport.right() - w - _MARGIN, viewport.bottom() - h - _MARGIN
+        corners = [
+            QPoint(right, bottom),
+            QPoint(left, bottom),
+            QPoint(right, top),
+            QPoint(left, top),
+        ]
+        scene = self.scene()
+        if scene is None:
+            return corners[0]
+        nodes = set(getattr(scene, "nodes", {}).values())
+
+        def covered(corner: QPoint) -> int:
+            # the scene's index answers "what is under this rectangle" without a walk
+            area = self.main.mapToScene(QRect(corner - viewport.topLeft(), self.size()))
+            return sum(1 for item in scene.items(area.boundingRect()) if item in nodes)
+
+        return min(corners, key=covered)  # ties: the first, bottom right
 
     def set_enabled_by_user(self, on: bool) -> None:
         self.enabled_by_user = on
@@ -67,6 +90,9 @@ class Minimap(QGraphicsView):
         needed = not visible.contains(bounds)
         self.setVisible(self.enabled_by_user and needed)
         if self.isVisible():
+            corner = self._corner()
+            if corner != self.pos():
+                self.move(corner)
             self.fitInView(bounds.adjusted(-30, -30, 30, 30), Qt.AspectRatioMode.KeepAspectRatio)
             self.viewport().update()
 

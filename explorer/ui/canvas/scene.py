@@ -179,6 +179,25 @@ class ScenarioScene(QGraphicsScene):
                 return item
         return None
 
+    def node_near(
+        self, pos: QPointF, reach: float = 40.0, exclude: QGraphicsItem | None = None
+    ) -> NodeItem | None:
+        """The node under ``pos``, else the nearest whose box is within ``reach`` of it."""
+        hit = self.node_at(pos, exclude)
+        if hit is not None:
+            return hit
+        best: tuple[float, NodeItem] | None = None
+        for item in self.nodes.values():
+            if item is exclude:
+                continue
+            box = item.sceneBoundingRect()
+            dx = max(box.left() - pos.x(), 0.0, pos.x() - box.right())
+            dy = max(box.top() - pos.y(), 0.0, pos.y() - box.bottom())
+            distance = (dx * dx + dy * dy) ** 0.5
+            if distance <= reach and (best is None or distance < best[0]):
+                best = (distance, item)
+        return None if best is None else best[1]
+
     def edge_at(self, pos: QPointF) -> EdgeItem | None:
         for item in self.items(pos, Qt.ItemSelectionMode.IntersectsItemShape):
             if isinstance(item, EdgeItem):

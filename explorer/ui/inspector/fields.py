@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette
-from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from explorer.scenario.values import parse_duration, parse_instant
 
@@ -81,7 +81,10 @@ class MessageLabel(QLabel):
         if not text:
             self.clear_message()
             return
-        palette = self.palette()
+        # the application's palette, not the label's: the label's own carries the colour of
+        # the last message (a style sheet's ``color`` becomes its placeholder colour too),
+        # so a hint after an error came out error-red
+        palette = QApplication.palette()
         dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
         if error:
             color = "#ff8a80" if dark else "#b3261e"

@@ -9,7 +9,15 @@ change, so undo updates the fields as it updates the canvas.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.scenario import Scenario
 from explorer.ui import edits
@@ -23,6 +31,7 @@ from explorer.ui.inspector.condition_form import ConditionForm
 from explorer.ui.inspector.dag_form import DagForm
 from explorer.ui.inspector.edge_form import EdgeForm
 from explorer.ui.inspector.scenario_form import ScenarioForm
+from explorer.ui.nodes import EdgeView
 
 __all__ = ["Inspector"]
 
@@ -80,6 +89,30 @@ class Inspector(QScrollArea):
 
     def show_selection(self) -> None:
         nodes, edges = self.scene.selected_ids(), self.scene.selected_edges()
+        selection = (tuple(nodes), tuple(map(str, edges)))
+        self._show_selection(nodes, edges)
+        self._fit_page()
+        if selection != getattr(self, "_selection", None):
+            # another thing selected: its form from the top (a short form scrolled like the
+            # previous long one looked blank)
+            self._selection = selection
+            self.verticalScrollBar().setValue(0)
+
+    def _fit_page(self) -> None:
+        """The stack as tall as the page it shows, not as its tallest page."""
+        current = self.stack.currentWidget()
+        for index in range(self.stack.count()):
+            page = self.stack.widget(index)
+            if page is None:
+                continue
+            ignored = QSizePolicy.Policy.Ignored
+            page.setSizePolicy(
+                QSizePolicy.Policy.Preferred if page is current else ignored,
+                QSizePolicy.Policy.Preferred if page is current else ignored,
+            )
+        self.stack.adjustSize()
+
+    def _show_selection(self, nodes: list[str], edges: list[EdgeView]) -> None:
         count = len(nodes) + len(edges)
         if count == 0:
             self._show(self.forms["scenario"], "")

@@ -15,6 +15,7 @@ from explorer.scenario import Instant, Scenario
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import ValidatedLine, instant_problem
+from explorer.ui.wording import count
 
 __all__ = ["ScenarioForm"]
 
@@ -70,8 +71,9 @@ class ScenarioForm(Form):
             self.until.set_value(scenario.clock.until.text if scenario.clock.until else "")
             self.intervals.setChecked(scenario.airflow_config.create_cron_data_intervals)
             self.summary.setText(
-                f"{len(scenario.dags)} DAGs, {len(scenario.assets)} declared assets, "
-                f"{len(scenario.script)} script actions."
+                f"{count(len(scenario.dags), 'DAG')}, "
+                f"{count(len(scenario.assets), 'declared asset')}, "
+                f"{count(len(scenario.script), 'script action')}."
             )
         finally:
             self._loading = False

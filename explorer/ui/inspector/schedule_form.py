@@ -435,7 +435,10 @@ class ScheduleEditor(QWidget):
         except (ScenarioError, EngineError, ValueError) as exc:
             self.runs.setText(f"<i>next runs unknown: {_escape(str(exc))}</i>")
             return
-        self.runs.setText(_runs_html(runs, dag.timezone))
+        if runs:
+            self.runs.setText(_runs_html(runs, dag.timezone))
+        else:
+            self.runs.setText(f"<i>{_escape(_no_runs(value, summary.description))}</i>")
 
 
 def _set_checked(box: QCheckBox, on: bool) -> None:
@@ -459,9 +462,17 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _no_runs(schedule: JsonValue, description: str) -> str:
+    """Why no next runs are listed, in the words of the schedule's kind."""
+    kind = schedule_kinds.kind_of(schedule)
+    if kind in ("assets", "timetable:PartitionedAssetTimetable"):
+        return f"{description}: asset-triggered runs, none on a clock to list."
+    if kind == "none":
+        return "No automatic runs: this DAG runs only when triggered."
+    return "No runs after deployment: the schedule ends before clock.start (or end_date)."
+
+
 def _runs_html(runs: list[Any], timezone: str) -> str:
-    if not runs:
-        return "<i>No automatic runs: this DAG runs when triggered or when its assets update.</i>"
     zone = get_zone(timezone)
     lines = [f"<b>Next runs</b> ({_escape(timezone)}, after deployment):"]
     for info in runs:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from explorer.engine.simulation import Change
     from explorer.scenario.model import ScriptAction
 
-__all__ = ["StepReport", "caption"]
+__all__ = ["StepReport", "back_caption", "caption"]
 
 
 @dataclass(slots=True)
@@ -45,7 +45,9 @@ def _describe(change: Change, zone: tzinfo) -> str | None:
         else:
             what = f"{run.run_type.replace('_', '-')} run created (no data interval)"
         return f"{change.dag_id}: {what}"
-    if change.kind == "run_state" and run is not None and change.detail in ("success", "failed"):
+    if change.kind == "run_state" and change.detail == "running":
+        return f"{change.dag_id}: run started"
+    if change.kind == "run_state" and change.detail in ("success", "failed"):
         state = change.detail.upper() if change.detail == "failed" else change.detail
         return f"{change.dag_id}: run {state}"
     if change.kind == "dag_paused":
@@ -69,6 +71,14 @@ def _action_caption(action: ScriptAction) -> str:
 def caption(report: StepReport, zone: tzinfo, *, limit: int = 4) -> str:
     """``Sun 10 Mar 2024 00:00 EST · 05:00Z — ingest_orders: run for the 24 h interval …``."""
     when = f"{fmt_local(report.after, zone)} · {fmt_utc(report.after)}"
+    lines = _lines(report, zone)
+    if not lines:
+        lines.append("nothing visible changed")
+    more = f" (+{len(lines) - limit} more)" if len(lines) > limit else ""
+    return f"{when} — " + "; ".join(lines[:limit]) + more
+
+
+def _lines(report: StepReport, zone: tzinfo) -> list[str]:
     lines = [_action_caption(a) for a in report.actions]
     seen: set[str] = set()
     for change in report.changes:
@@ -76,7 +86,25 @@ def caption(report: StepReport, zone: tzinfo, *, limit: int = 4) -> str:
         if text and text not in seen:
             seen.add(text)
             lines.append(text)
+    return lines
+
+
+def back_caption(
+    report: StepReport, undone: list[StepReport], zone: tzinfo, *, limit: int = 4
+) -> str:
+    """``← back to … — undone: ingest_orders: run started``: what a step back took away.
+
+    The engine reports no changes when the clock goes back (it restores a
+    checkpoint), so the caption names what the forward steps it undid had done;
+    when those are unknown (the clock was moved back past them), it says how far.
+    """
+    when = f"{fmt_local(report.after, zone)} · {fmt_utc(report.after)}"
+    lines: list[str] = []
+    for step in reversed(undone):
+        for line in _lines(step, zone):
+            if line not in lines:
+                lines.append(line)
     if not lines:
-        lines.append("nothing visible changed")
+        return f"← back to {when} — the clock moved back {fmt_span(report.before - report.after)}"
     more = f" (+{len(lines) - limit} more)" if len(lines) > limit else ""
-    return f"{when} — " + "; ".join(lines[:limit]) + more
+    return f"← back to {when} — undone: " + "; ".join(lines[:limit]) + more

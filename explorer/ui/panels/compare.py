@@ -41,6 +41,11 @@ class ComparePane(QtWidgets.QWidget):
         self.sides: tuple[Side, Side] | None = None
         self.a_box = QtWidgets.QComboBox()
         self.b_box = QtWidgets.QComboBox()
+        for box in (self.a_box, self.b_box):  # long labels must not widen the dock
+            box.setSizeAdjustPolicy(
+                QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            box.setMinimumContentsLength(12)
         self.from_box = QtWidgets.QComboBox()
         self.from_box.addItems(["from clock.start", "from the clock"])
         self.count_box = QtWidgets.QSpinBox()
@@ -53,7 +58,7 @@ class ComparePane(QtWidgets.QWidget):
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         self.plot = TimePlot(NORMAL)
-        self.plot.setMinimumHeight(200)
+        self.plot.setMinimumHeight(90)  # the dock sits beside the timeline: keep it short
         self.bands = BandsItem()
         self.runs_item = RunsItem()
         self.links = OverlayItem()
@@ -62,6 +67,7 @@ class ComparePane(QtWidgets.QWidget):
             item.setZValue(z - 10)
             self.plot.viewbox.addItem(item, ignoreBounds=True)
         self.table = QtWidgets.QTableWidget(0, 5)
+        self.table.setMinimumHeight(60)
         self.table.setHorizontalHeaderLabels(
             [
                 "run_after",
@@ -79,15 +85,18 @@ class ComparePane(QtWidgets.QWidget):
         top.addWidget(self.a_box, 1)
         top.addWidget(QtWidgets.QLabel("B:"))
         top.addWidget(self.b_box, 2)
-        top.addWidget(self.from_box)
-        top.addWidget(QtWidgets.QLabel("runs:"))
-        top.addWidget(self.count_box)
+        second = QtWidgets.QHBoxLayout()  # a second row: the pane sits beside the timeline
+        second.addWidget(self.from_box)
+        second.addWidget(QtWidgets.QLabel("runs:"))
+        second.addWidget(self.count_box)
+        second.addStretch(1)
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         splitter.addWidget(self.plot)
         splitter.addWidget(self.table)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
+        layout.addLayout(second)
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
         self._fill_a()

@@ -48,6 +48,7 @@ class ExplainPane(QtWidgets.QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.15)
         font.setBold(True)
         self.question.setFont(font)
+        self.question.setWordWrap(True)  # the pane sits beside the timeline: wrap, never widen
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -69,12 +70,12 @@ class ExplainPane(QtWidgets.QWidget):
 
         top = QtWidgets.QHBoxLayout()
         top.addWidget(QtWidgets.QLabel("DAG:"))
-        top.addWidget(self.dag_box)
-        top.addWidget(self.question, 1)
+        top.addWidget(self.dag_box, 1)
         upper = QtWidgets.QWidget()
         upper_layout = QtWidgets.QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
+        upper_layout.addWidget(self.question)  # its own line: the pane is narrow
         upper_layout.addWidget(self.verdict)
         upper_layout.addWidget(self.conditions, 1)
         lower = QtWidgets.QWidget()

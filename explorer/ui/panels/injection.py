@@ -137,7 +137,10 @@ class InjectionMenus(QtCore.QObject):
 
     def _ghost_items(self, menu: QtWidgets.QMenu, ghost: GhostRun, at: datetime) -> None:
         zone = zone_of(self.zone_name())
-        what = ghost.partition_key or fmt_local(ghost.logical_date or ghost.run_after, zone)
+        # named by when it is created (run_after): its logical date can be a day earlier
+        # (a data-interval run), which read as a run created then
+        when = f"created {fmt_local(ghost.run_after, zone)}"
+        what = f"partition {ghost.partition_key}, {when}" if ghost.partition_key else when
         header = menu.addAction(f"{ghost.dag_id} · next run ({what}, not created yet)")
         header.setEnabled(False)
         self._override_items(menu, sa.selector_for_ghost(ghost), at, started=False)

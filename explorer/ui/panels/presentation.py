@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.ui.panels.captions import StepReport, caption
+from explorer.ui.panels.captions import StepReport, back_caption, caption
 from explorer.ui.timeline.timebase import zone_of
 
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ class PresentationMode(QtCore.QObject):
         self.active = False
         self._hidden: list[QtWidgets.QWidget] = []
         self._style = ""
+        #: Forward moves not undone yet, so a step back can say what it took away.
+        self._forward: list[StepReport] = []
         caption_label.setWordWrap(True)
         caption_label.hide()
         session.stepped.connect(self._stepped)
@@ -88,6 +90,7 @@ class PresentationMode(QtCore.QObject):
         self.host.setStyleSheet(self._style)
         self.timeline.set_presentation(False)
         self.caption_label.hide()
+        self._forward = []
         self.toggled.emit(False)
 
     # ------------------------------------------------------------------ walking the script
@@ -132,8 +135,17 @@ class PresentationMode(QtCore.QObject):
         return False
 
     def _stepped(self, report: StepReport) -> None:
-        if self.active:
-            self.caption_label.setText(caption(report, zone_of(self.timeline.display_zone)))
+        if not self.active:
+            return
+        if report.after < report.before:
+            undone = [r for r in self._forward if r.after > report.after]
+            self._forward = [r for r in self._forward if r.after <= report.after]
+            text = back_caption(report, undone, zone_of(self.timeline.display_zone))
+        else:
+            self._forward.append(report)
+            del self._forward[:-200]  # enough to walk back through a presentation
+            text = caption(report, zone_of(self.timeline.display_zone))
+        self.caption_label.setText(text)
 
     def _follow(self) -> None:
         """Keep the clock in view: recentre when it leaves the middle 80 %."""

@@ -18,11 +18,23 @@ from explorer.ui.timeline.dst import DstTransition
 from explorer.ui.timeline.items import DeviceItem
 from explorer.ui.timeline.style import qcolor
 
-__all__ = ["BOTTOM_STRIP", "TOP_STRIP", "BandsItem"]
+__all__ = ["BOTTOM_STRIP", "TOP_STRIP", "BandsItem", "paused_label_x"]
 
 #: Lane units kept free above lane 0 (DST labels) and below the last lane (the clock's label).
 TOP_STRIP = 0.6
 BOTTOM_STRIP = 0.5
+
+
+def paused_label_x(
+    start: float, end: float, left: float, right: float, width: float
+) -> float | None:
+    """Where the "paused" label of a span from ``start`` to ``end`` (pixels) goes in a view
+    from ``left`` to ``right``: inside the span and the view, or nowhere. A span that ended
+    before the view starts has no label (it read "paused" on days after the unpause)."""
+    x = max(start, left) + 4
+    if x + width > min(end, right):
+        return None
+    return x
 
 
 class BandsItem(DeviceItem):
@@ -129,9 +141,10 @@ class BandsItem(DeviceItem):
         painter.setFont(font)
         metrics = QtGui.QFontMetricsF(font)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        for lane, start, _ in self.paused:
-            x = max(float(dm.x(start)), left) + 4
-            if dm.ymin - 0.5 <= lane <= dm.ymax + 0.5 and x < right:
+        width = metrics.horizontalAdvance("paused")
+        for lane, start, end in self.paused:
+            x = paused_label_x(float(dm.x(start)), float(dm.x(end)), left, right, width)
+            if x is not None and dm.ymin - 0.5 <= lane <= dm.ymax + 0.5:
                 painter.setPen(qcolor(s.ghost))
                 painter.drawText(QtCore.QPointF(x, float(dm.y(lane + 0.45)) - 2), "paused")
         for i, tr in enumerate(self.transitions):

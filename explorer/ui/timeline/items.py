@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Protocol
@@ -150,6 +151,33 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
         painter.resetTransform()
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         return dm
+
+
+def badge_labels(
+    lanes: npt.NDArray[np.float64],
+    keys: list[str],
+    room: npt.NDArray[np.float64],
+    width: Callable[[str], float],
+) -> list[str | None]:
+    """The text of each "no interval" badge (lane by lane, in time order), None for a square.
+
+    "no interval" is said once per lane, on its first badge that has room; the
+    others carry only their partition key (saying it on every run was clutter).
+    """
+    texts: list[str | None] = []
+    said: set[float] = set()
+    for i, key in enumerate(keys):
+        lane = float(lanes[i])
+        options: tuple[str, ...]
+        if lane in said:
+            options = (key,) if key else ()
+        else:
+            options = (f"no interval · {key}", "no interval") if key else ("no interval",)
+        text = next((t for t in options if width(t) <= room[i]), None)
+        if text is not None and text.startswith("no interval"):
+            said.add(lane)
+        texts.append(text)
+    return texts
 
 
 class RunsItem(DeviceItem):
@@ -364,16 +392,9 @@ class RunsItem(DeviceItem):
         metrics = QtGui.QFontMetricsF(font)
         squares: list[int] = []
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
-        for i, row in enumerate(sub):
-            key = v.badge_text[row] if v.badge_text is not None else ""
-            text = next(
-                (
-                    t
-                    for t in (f"no interval · {key}" if key else "", "no interval")
-                    if t and metrics.horizontalAdvance(t) + 8 <= room[i]
-                ),
-                None,
-            )
+        keys = [v.badge_text[row] if v.badge_text is not None else "" for row in sub]
+        texts = badge_labels(v.lane[sub], keys, room, lambda t: metrics.horizontalAdvance(t) + 8)
+        for i, text in enumerate(texts):
             if text is None:
                 squares.append(i)
                 continue

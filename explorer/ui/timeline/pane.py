@@ -24,6 +24,8 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.engine.run_card import RunCard, run_card
+from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
 from explorer.ui.timeline.data import (
     EventStore,
@@ -69,6 +71,17 @@ def legend_html(style: TimelineStyle) -> str:
     def sw(colour: str, glyph: str = "■") -> str:
         return f'<span style="color:{colour[:7]}">{glyph}</span>'
 
+    def keep(text: str) -> str:
+        # a swatch stays with its words: a wrapped legend split "next" from "run"
+        return (
+            text.replace("</span> ", "</span>&nbsp;")
+            .replace(" run", "&nbsp;run")
+            .replace(" members", "&nbsp;members")
+            .replace("DST day", "DST&nbsp;day")
+            .replace("no interval", "no&nbsp;interval")
+            .replace("no data", "no&nbsp;data")
+        )
+
     t, st = style.type_colours, style.state_colours
     parts = [
         f"{sw(t[0])} interval {sw(t[1])} manual {sw(t[3])} backfill",
@@ -83,7 +96,7 @@ def legend_html(style: TimelineStyle) -> str:
         f"{sw(style.dst_line)} DST day",
         f"{sw(style.ghost, '┆')} next run",
     ]
-    return " &nbsp;·&nbsp; ".join(parts)
+    return " &nbsp;·&nbsp; ".join(keep(part) for part in parts)
 
 
 class TimelinePane(QtWidgets.QWidget):
@@ -116,12 +129,15 @@ class TimelinePane(QtWidgets.QWidget):
         self.window_boxes: list[WindowBox] = []
         self._marker: pg.InfiniteLine | None = None
         self._lane_signature: tuple[int, int, int] = (0, 0, 0)
+        #: Lane keys drawn so far (a lane an edit adds is scrolled into view).
+        self._shown_keys: set[str] = set()
         self._build()
 
     # ------------------------------------------------------------------ construction
     def _build(self) -> None:
         self.zone_box = QtWidgets.QComboBox()
         self.zone_box.setToolTip("Time zone of the lower axis, the table and the tooltips")
+        self.zone_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.zone_box.currentTextChanged.connect(self._zone_picked)
         self.legend = QtWidgets.QLabel(legend_html(self.style_))
         self.legend.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -179,6 +195,8 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.addItem(self.clock_line, ignoreBounds=True)
 
         self.viewbox.sigXRangeChanged.connect(lambda *_: self._update_clock_label())
+        # the plot's height changes without the pane's (a caption appears and wraps)
+        self.viewbox.sigResized.connect(self._viewbox_resized)
         scene = self.plot.scene()
         scene.sigMouseMoved.connect(self._mouse_moved)
         scene.sigMouseClicked.connect(self._mouse_clicked)
@@ -188,6 +206,11 @@ class TimelinePane(QtWidgets.QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.plot, 1)
+        #: The run card: shown while a run is hovered, pinned by a click (issue 13).
+        self.run_card = RunCardView(self)
+        self.destroyed.connect(self.run_card.deleteLater)  # it may float in another widget
+        self.run_card.closed.connect(self.plot.setFocus)
+        self.plot.viewport().installEventFilter(self)
         self._apply_fonts()
 
     # ------------------------------------------------------------------ public API
@@ -206,6 +229,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.zone_box.blockSignals(False)
         self.plot.set_zone(name)
         self._update_clock_label()
+        self.run_card.set_zone(name)
         self.display_zone_changed.emit(name)
 
     def set_lane_order(self, keys: Sequence[str]) -> None:
@@ -217,10 +241,18 @@ class TimelinePane(QtWidgets.QWidget):
             self.show_simulation(self._sim)
 
     def set_horizon(self, start: datetime, end: datetime) -> None:
-        """The range :meth:`fit` shows (the scenario's clock.start to clock.until)."""
-        self._horizon = (start.timestamp(), end.timestamp())
+        """The range :meth:`fit` shows (the scenario's clock.start to clock.until).
+
+        When an edit moves it, the view moves to it: the clock and the runs of the new
+        horizon would otherwise stay off-screen until Fit (issue 13).
+        """
+        horizon = (start.timestamp(), end.timestamp())
+        moved = self._horizon is not None and horizon != self._horizon
+        self._horizon = horizon
         if self._sim is not None:
             self._update_bands(self._sim)
+        if moved:
+            self._fit_time()
 
     def show_simulation(self, sim: Simulation) -> None:
         """Redraw from ``sim`` at its clock (incremental: only changed runs are re-read)."""
@@ -351,6 +383,13 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.setXRange(x0 - pad, x1 + pad, padding=0)
         self._fit_lanes(top=-1e9)
 
+    def _fit_time(self) -> None:
+        """The whole horizon on the time axis; the lanes stay as they are."""
+        if self._horizon is not None:
+            x0, x1 = self._horizon
+            pad = (x1 - x0) * 0.02
+            self.viewbox.setXRange(x0 - pad, x1 + pad, padding=0)
+
     def set_presentation(self, on: bool) -> None:
         """Larger type and marks, high contrast (screen sharing)."""
         self.style_ = PRESENTATION if on else NORMAL
@@ -391,6 +430,8 @@ class TimelinePane(QtWidgets.QWidget):
         )
 
     def _set_lanes(self, lanes: list[Lane], sim: Simulation) -> None:
+        known = self._shown_keys
+        self._shown_keys = {lane.key for lane in lanes}
         self.lanes = lanes
         self._lane_of_dag = {lane.key: i for i, lane in enumerate(lanes) if lane.kind == "dag"}
         self._lane_of_asset = {lane.key: i for i, lane in enumerate(lanes) if lane.kind == "asset"}
@@ -404,10 +445,29 @@ class TimelinePane(QtWidgets.QWidget):
         self.zone_box.blockSignals(True)
         self.zone_box.clear()
         self.zone_box.addItems(choices)
+        # as wide as its longest zone name, whatever the layout ("Americ▾" said nothing)
+        metrics = self.zone_box.fontMetrics()
+        self.zone_box.setMinimumWidth(max(metrics.horizontalAdvance(c) for c in choices) + 40)
         self.zone_box.blockSignals(False)
         local = next((z for z in zones if z not in ("UTC", "Etc/UTC")), "UTC")
         self.set_display_zone(local if self._zone_name == "UTC" else self._zone_name)
         self._update_bands(sim)
+        added = [i for i, lane in enumerate(lanes) if lane.key not in known]
+        if known and added:
+            self._show_lanes(added)
+
+    def _show_lanes(self, indexes: list[int]) -> None:
+        """Scroll (or, when all fit, grow) the lanes so that these are on screen: a lane an
+        edit added must not wait for Fit to be seen."""
+        _, (y0, y1) = self.viewbox.viewRange()
+        self._fit_lanes(top=y0)  # the view's lane count may have grown
+        _, (y0, y1) = self.viewbox.viewRange()
+        low, high = min(indexes) - 0.5, max(indexes) + 0.5
+        if low >= y0 and high <= y1:
+            return
+        span = y1 - y0
+        top = high - span if high > y1 else low
+        self.viewbox.setYRange(top, top + span, padding=0)
 
     def _update_bands(self, sim: Simulation) -> None:
         zones = {spec.timezone for spec in sim.specs.values()}
@@ -470,6 +530,35 @@ class TimelinePane(QtWidgets.QWidget):
     def _restore_selection(self) -> None:
         if self._selected is not None:
             self.select_run(*self._selected)
+        self._refresh_card()
+
+    def card_of(self, dag_id: str, run_id: str) -> RunCard | None:
+        """The run card of a run drawn on the timeline (None when it is not there)."""
+        row = self.runs.find(dag_id, run_id)
+        if row is None or self._sim is None:
+            return None
+        return run_card(self.runs.runs[row], self._sim.state.assets.events)
+
+    def pin_card(self, dag_id: str, run_id: str, anchor: QtCore.QPoint | None = None) -> bool:
+        """Pin the card of a run beside ``anchor`` (pane coordinates; default: where it is)."""
+        card = self.card_of(dag_id, run_id)
+        if card is None:
+            return False
+        if anchor is None:
+            anchor = self.run_card.pos() if self.run_card.isVisible() else QtCore.QPoint(60, 40)
+        self.run_card.show_card(card, self._zone_name, anchor, pin=True)
+        return True
+
+    def _refresh_card(self) -> None:
+        """A pinned card follows its run (a new state, an end date); gone runs close it."""
+        shown = self.run_card.card
+        if shown is None or not self.run_card.isVisible():
+            return
+        card = self.card_of(shown.dag_id, shown.run_id)
+        if card is None:
+            self.run_card.dismiss()
+        elif card != shown:
+            self.run_card.update_card(card)
 
     def _lane_row_index(self) -> dict[int, npt.NDArray[np.int32]]:
         if self._lane_rows_version != self.runs.version:
@@ -509,9 +598,29 @@ class TimelinePane(QtWidgets.QWidget):
         point = self.viewbox.mapSceneToView(scene_pos)
         return self._pick(point.x(), point.y(), 6)
 
+    def _pane_pos(self, scene_pos: QtCore.QPointF) -> QtCore.QPoint:
+        point: QtCore.QPoint = self.plot.mapFromScene(scene_pos)
+        return QtCore.QPoint(self.plot.mapTo(self, point))
+
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         target = self._scene_target(scene_pos)
-        if target is None:
+        card = self.run_card
+        if target is not None and target.run is not None and not card.pinned:
+            QtWidgets.QToolTip.hideText()
+            shown = card.card
+            if (
+                card.isVisible()
+                and shown is not None
+                and (shown.dag_id, shown.run_id) == (target.run.dag_id, target.run.run_id)
+            ):
+                return  # the same run: the card stays where it was put
+            assert self._sim is not None
+            facts = run_card(target.run, self._sim.state.assets.events)
+            card.show_card(facts, self._zone_name, self._pane_pos(scene_pos))
+            return
+        if not card.pinned:
+            card.hide()
+        if target is None or (target.run is not None and card.pinned):
             QtWidgets.QToolTip.hideText()
             return
         text = describe(target, zone_of(self._zone_name), self.transitions)
@@ -531,6 +640,10 @@ class TimelinePane(QtWidgets.QWidget):
         if button != QtCore.Qt.MouseButton.LeftButton:
             return
         self.activate(target)
+        if target.run is not None:
+            self.pin_card(target.run.dag_id, target.run.run_id, self._pane_pos(scene_pos))
+        else:
+            self.run_card.dismiss()
 
     def activate(self, target: TimelineTarget) -> None:
         """What a left click does: select the run, or the DAG / asset of the lane."""
@@ -576,17 +689,27 @@ class TimelinePane(QtWidgets.QWidget):
         self.legend.setFont(legend_font)
 
     def _fit_lanes(self, *, top: float) -> None:
-        """Lanes at the style's height; when all fit, let them grow up to 1.8 times."""
+        """Lanes at the style's height; when all fit, let them grow up to 1.8 times.
+
+        In presentation mode every lane is shown, shrunk if need be: a lane the
+        audience cannot see cannot be talked about (issue 13).
+        """
         height = max(self.viewbox.height(), 50.0)
         visible = max(1.0, height / self.style_.lane_px)
         first = -0.5 - TOP_STRIP
         count = max(len(self.lanes), 1) + TOP_STRIP + BOTTOM_STRIP
+        if self.presentation:
+            visible = max(visible, count)
         if visible >= count:
             shown = max(count, height / (self.style_.lane_px * 1.8))
             self.viewbox.setYRange(first, first + shown, padding=0)
         else:
             top = min(max(top, first), first + count - visible)
             self.viewbox.setYRange(top, top + visible, padding=0)
+
+    def _viewbox_resized(self, *_: object) -> None:
+        if self.presentation:
+            self._fit_lanes(top=self.viewbox.viewRange()[1][0])
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -596,7 +719,22 @@ class TimelinePane(QtWidgets.QWidget):
         if watched is self.plot and event.type() == QtCore.QEvent.Type.KeyPress:
             assert isinstance(event, QtGui.QKeyEvent)
             return self.handle_key(event.key(), event.modifiers())
+        if watched is self.plot.viewport():
+            if event.type() == QtCore.QEvent.Type.Leave and not self.run_card.pinned:
+                self.run_card.hide()
+            elif event.type() == QtCore.QEvent.Type.ToolTip:
+                return self._tooltip_event(event)
         return super().eventFilter(watched, event)
+
+    def _tooltip_event(self, event: QtCore.QEvent) -> bool:
+        """Let an item's own tooltip show (the clock line's); eat the rest.
+
+        Without this Qt climbs to the nearest ancestor with a tooltip (the dock's
+        "The timeline pane ...") and covers the run under the mouse with it: the
+        card and :meth:`_mouse_moved` say what is there instead.
+        """
+        assert isinstance(event, QtGui.QHelpEvent)
+        return all(not item.toolTip() for item in self.plot.items(event.pos()))
 
     def handle_key(
         self,
@@ -625,6 +763,8 @@ class TimelinePane(QtWidgets.QWidget):
             self.fit()
         elif key == k.Key_C and self._sim is not None:
             self.center_on(self._sim.now)
+        elif key == k.Key_Escape and self.run_card.isVisible():
+            self.run_card.dismiss()
         else:
             return False
         return True

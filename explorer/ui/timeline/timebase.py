@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta, tzinfo
 
+from explorer.engine.run_card import span_text
 from explorer.engine.tz import get_zone
 
 __all__ = [
@@ -61,21 +62,5 @@ def fmt_utc(instant: datetime | None, *, seconds: bool = False) -> str:
 
 
 def fmt_span(delta: timedelta) -> str:
-    """``23 h``, ``25 h``, ``3 d 2 h``, ``20 min``: a length the way people say it.
-
-    Under two days the length is given in hours, so that a DST day reads
-    ``23 h`` or ``25 h`` next to an ordinary ``24 h``.
-    """
-    seconds = round(delta.total_seconds())
-    sign = "−" if seconds < 0 else ""
-    seconds = abs(seconds)
-    if seconds >= 2 * 86400:
-        days, rest = divmod(seconds, 86400)
-        hours = rest // 3600
-        return f"{sign}{days} d" + (f" {hours} h" if hours else "")
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
-    if secs and not hours:
-        parts.append(f"{secs} s")
-    return sign + (" ".join(p for p in parts if p) or "0 s")
+    """``23 h``, ``25 h``, ``3 d 2 h``, ``20 min`` (the run card's own wording)."""
+    return span_text(delta)

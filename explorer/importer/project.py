@@ -1,13 +1,79 @@
-"""One import run: discover files, read each statically, build the scenario and report."""
+"""One import run: discover files, read each statically, build the scenario and its report.
+
+Files are read one by one in a stable order (roots as given, then walk order),
+so the same project always gives the same scenario. A file that cannot be
+read never stops the others: it is listed with its reason. Sibling modules
+(``import common.tables``) are found under the root a DAG file came from, as
+Airflow puts the DAG folder on ``sys.path``.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import ast
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from explorer.importer.result import Cancel, ImportResult, Progress
+from explorer.importer.convert import ConvertedAsset, ConvertedDag, Skip, convert_asset, convert_dag
+from explorer.importer.discover import Found, IgnoreSyntax, check_single, discover, might_contain_dag
+from explorer.importer.reader import ModuleLoader, read_module
+from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
+from explorer.importer.result import Cancel, ImportCancelled, ImportResult, Progress
+from explorer.importer.scenario import build_scenario
+from explorer.scenario.values import format_duration
 
 __all__ = ["run_import"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Root:
+    path: Path
+    #: Prefix of every display name (the root's own name when several roots are imported).
+    prefix: str
+    #: Folder on "sys.path" for this root's DAG files.
+    folder: Path
+
+
+def _roots(paths: list[Path]) -> list[_Root]:
+    roots: list[_Root] = []
+    several = len(paths) > 1
+    for path in paths:
+        absolute = path.absolute()
+        folder = absolute if absolute.is_dir() else absolute.parent
+        prefix = f"{absolute.name}/" if several and absolute.is_dir() else ""
+        roots.append(_Root(absolute, prefix, folder))
+    return roots
+
+
+def _module_finder(folder: Path) -> Callable[[str], tuple[str, str] | None]:
+    """Where ``import a.b`` finds ``a/b.py`` or ``a/b/__init__.py`` under the DAG folder."""
+    real = folder.resolve()
+
+    def find(dotted: str) -> tuple[str, str] | None:
+        parts = dotted.split(".")
+        if not all(p.isidentifier() for p in parts):
+            return None
+        base = folder.joinpath(*parts)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                try:
+                    candidate.resolve().relative_to(real)
+                except ValueError:
+                    return None
+                if candidate.stat().st_size >= 10 * 1024 * 1024:
+                    return None
+                try:
+                    text = candidate.read_bytes().decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+                return text, candidate.relative_to(folder).as_posix()
+        if base.is_dir():
+            return "", f"{base.relative_to(folder).as_posix()}/"  # a namespace package
+        return None
+
+    return find
 
 
 def run_import(
@@ -19,5 +85,180 @@ def run_import(
     name: str | None,
     progress: Progress | None,
     cancel: Cancel | None,
+    ignore_syntax: IgnoreSyntax = "glob",
 ) -> ImportResult:
-    raise NotImplementedError
+    if parsed_at.tzinfo is None:
+        raise ValueError("parsed_at must be timezone-aware")
+    parsed_at = parsed_at.astimezone(UTC)
+    roots = _roots(paths)
+    found: list[tuple[_Root, Found]] = []
+    for root in roots:
+        if not root.path.exists():
+            found.append((root, Found(root.path, root.prefix + root.path.name, "no such file or folder")))
+        elif root.path.is_dir():
+            found.extend((root, f) for f in discover(root.path, ignore_syntax))
+        else:
+            found.append((root, check_single(root.path)))
+    files: list[FileReport] = []
+    dags: list[tuple[ConvertedDag, str]] = []
+    assets: list[tuple[ConvertedAsset, str]] = []
+    reports: list[DagReport] = []
+    loaders: dict[Path, ModuleLoader] = {}
+    total = len(found)
+    for done, (root, entry) in enumerate(found, start=1):
+        if cancel is not None and cancel():
+            raise ImportCancelled
+        display = root.prefix + entry.relative
+        if entry.skip is not None:
+            files.append(FileReport(display, "skipped", entry.skip))
+        else:
+            loader = loaders.get(root.folder)
+            if loader is None:
+                loader = ModuleLoader(_module_finder(root.folder), parsed_at)
+                loaders[root.folder] = loader
+            report = _read_file(entry.path, display, loader, dags, assets, reports)
+            files.append(report)
+        if progress is not None:
+            progress(done, total, display)
+    _drop_duplicates(dags, assets, reports)
+    scenario = build_scenario(
+        [d for d, _ in dags],
+        [a for a, _ in assets],
+        {d.dag_id: f for d, f in dags} | {a.dag_id: f for a, f in assets},
+        parsed_at=parsed_at,
+        task_duration=task_duration,
+        roots=[_root_text(r.path, base_dir) for r in roots],
+        name=name or _name(roots),
+    )
+    report = ImportReport(
+        dags=tuple(sorted(reports, key=lambda r: (r.file, r.line, r.dag_id))),
+        files=tuple(files),
+        task_duration=_duration_text(task_duration),
+        parsed_at=parsed_at.isoformat().replace("+00:00", "Z"),
+        roots=tuple(_root_text(r.path, base_dir) for r in roots),
+        notes=(
+            "task durations are not in DAG files: every task lasts the stated default "
+            f"({_duration_text(task_duration)})",
+        ),
+    )
+    return ImportResult(scenario, report)
+
+
+def _read_file(
+    path: Path,
+    display: str,
+    loader: ModuleLoader,
+    dags: list[tuple[ConvertedDag, str]],
+    assets: list[tuple[ConvertedAsset, str]],
+    reports: list[DagReport],
+) -> FileReport:
+    try:
+        content = path.read_bytes()
+    except OSError as exc:
+        return FileReport(display, "error", f"cannot be read: {exc.strerror}")
+    if not might_contain_dag(content):
+        return FileReport(
+            display,
+            "skipped",
+            "safe mode: the file does not contain both 'airflow' and 'dag' (or 'asset'), "
+            "so Airflow's DAG processor does not parse it",
+        )
+    try:
+        source = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return FileReport(display, "error", f"not UTF-8 text: {exc}")
+    try:
+        ast.parse(source, filename=display)
+    except SyntaxError as exc:
+        return FileReport(display, "error", f"SyntaxError at line {exc.lineno}: {exc.msg}")
+    except ValueError as exc:
+        return FileReport(display, "error", f"cannot be parsed: {exc}")
+    reading = read_module(source, display, loader)
+    ids: list[str] = []
+    if reading.refusal is not None:
+        refusal = reading.refusal
+        for dag in reading.dags:
+            dag_id = dag.dag_id if isinstance(dag.dag_id, str) else "?"
+            reports.append(DagReport(dag_id, display, dag.line, "skipped", (), f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}"))
+        return FileReport(display, "error", f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}")
+    for dag in reading.dags:
+        try:
+            converted = convert_dag(dag, file=display)
+        except Skip as exc:
+            dag_id = dag.dag_id if isinstance(dag.dag_id, str) else "?"
+            reports.append(DagReport(dag_id, display, dag.line, "skipped", (), str(exc)))
+            continue
+        dags.append((converted, display))
+        ids.append(converted.dag_id)
+        reports.append(_dag_report(converted.dag_id, display, converted.line, converted.unresolved))
+    for asset in reading.assets:
+        try:
+            converted_asset = convert_asset(asset, file=display)
+        except Skip as exc:
+            reports.append(DagReport(asset.name, display, asset.line, "skipped", (), str(exc)))
+            continue
+        assets.append((converted_asset, display))
+        ids.append(converted_asset.dag_id)
+        reports.append(
+            _dag_report(converted_asset.dag_id, display, converted_asset.line, converted_asset.unresolved)
+        )
+    for line, why in reading.missed:
+        reports.append(
+            DagReport("?", display, line, "skipped", (), f"DAGs made here are not read: {why}")
+        )
+    return FileReport(display, "parsed", None, tuple(ids))
+
+
+def _dag_report(dag_id: str, file: str, line: int, unresolved: list[Unresolved]) -> DagReport:
+    partial = any(not u.parse_time for u in unresolved)
+    return DagReport(dag_id, file, line, "partial" if partial else "imported", tuple(unresolved))
+
+
+def _drop_duplicates(
+    dags: list[tuple[ConvertedDag, str]],
+    assets: list[tuple[ConvertedAsset, str]],
+    reports: list[DagReport],
+) -> None:
+    """A dag_id defined twice: the first file keeps it (Airflow refuses the later one)."""
+    seen: dict[str, str] = {}
+    keep_dags: list[tuple[ConvertedDag, str]] = []
+    for dag, file in dags:
+        if dag.dag_id in seen:
+            _mark(reports, dag.dag_id, file, dag.line, f"dag_id already defined in {seen[dag.dag_id]}")
+            continue
+        seen[dag.dag_id] = file
+        keep_dags.append((dag, file))
+    keep_assets: list[tuple[ConvertedAsset, str]] = []
+    for asset, file in assets:
+        if asset.dag_id in seen:
+            _mark(reports, asset.dag_id, file, asset.line, f"dag_id already defined in {seen[asset.dag_id]}")
+            continue
+        seen[asset.dag_id] = file
+        keep_assets.append((asset, file))
+    dags[:] = keep_dags
+    assets[:] = keep_assets
+
+
+def _mark(reports: list[DagReport], dag_id: str, file: str, line: int, reason: str) -> None:
+    for index, report in enumerate(reports):
+        if report.dag_id == dag_id and report.file == file and report.line == line:
+            reports[index] = DagReport(dag_id, file, line, "skipped", report.unresolved, reason)
+            return
+
+
+def _root_text(path: Path, base_dir: Path | None) -> str:
+    if base_dir is not None:
+        try:
+            return Path(os.path.relpath(path, base_dir.absolute())).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def _name(roots: list[_Root]) -> str:
+    names = ", ".join(r.path.name for r in roots)
+    return f"Imported from {names}"
+
+
+def _duration_text(value: timedelta) -> str:
+    return format_duration(value)

@@ -13,6 +13,7 @@ __all__ = [
     "PARTITION_KINDS",
     "REMOVED_MODULES",
     "TIMETABLE_KINDS",
+    "removed_module_reason",
     "removed_name_reason",
 ]
 
@@ -80,28 +81,47 @@ PARTITION_KINDS = frozenset(
 
 _NO_MODULE = "ModuleNotFoundError: No module named '{module}' (removed in Airflow 3)"
 
+#: The submodules Airflow 3.3.2 still answers for (real modules or deprecation shims that
+#: forward to the standard provider); any other ``airflow.operators.X`` & co. fails to import.
+KEPT_SUBMODULES: dict[str, frozenset[str]] = {
+    "airflow.operators": frozenset(
+        "python bash datetime generic_transfer weekday trigger_dagrun latest_only empty "
+        "email smooth branch".split()
+    ),
+    "airflow.sensors": frozenset(
+        "base python bash date_time time_sensor weekday time_delta filesystem "
+        "external_task".split()
+    ),
+    "airflow.hooks": frozenset("base filesystem package_index subprocess".split()),
+}
+
 #: Airflow 2 modules that no longer exist in 3.3.2: importing one fails the whole file.
 REMOVED_MODULES: dict[str, str] = {
-    "airflow.utils.dates": _NO_MODULE + "; days_ago() is gone: use a fixed start_date",
     "airflow.contrib": _NO_MODULE,
-    "airflow.operators.bash_operator": _NO_MODULE
-    + "; use airflow.providers.standard.operators.bash",
-    "airflow.operators.python_operator": _NO_MODULE
-    + "; use airflow.providers.standard.operators.python",
-    "airflow.operators.dummy_operator": _NO_MODULE
-    + "; use airflow.providers.standard.operators.empty",
-    "airflow.operators.dummy": _NO_MODULE + "; use airflow.providers.standard.operators.empty",
     "airflow.operators.subdag": _NO_MODULE + "; SubDAGs are gone: use task groups",
-    "airflow.operators.subdag_operator": _NO_MODULE + "; SubDAGs are gone: use task groups",
-    "airflow.sensors.base_sensor_operator": _NO_MODULE,
-    "airflow.sensors.external_task_sensor": _NO_MODULE,
-    "airflow.hooks.base_hook": _NO_MODULE,
 }
+
+
+def removed_module_reason(dotted: str) -> str | None:
+    """Why ``import dotted`` fails in Airflow 3.3, if it does."""
+    for removed, reason in REMOVED_MODULES.items():
+        if dotted == removed or dotted.startswith(removed + "."):
+            return reason.format(module=dotted)
+    for package, kept in KEPT_SUBMODULES.items():
+        if dotted.startswith(package + "."):
+            sub = dotted[len(package) + 1 :].split(".")[0]
+            if sub not in kept:
+                return (
+                    f"ModuleNotFoundError: No module named '{package}.{sub}' (moved in Airflow 3: "
+                    "operators, sensors and hooks live in airflow.providers.*, e.g. "
+                    "airflow.providers.standard.operators.bash)"
+                )
+    return None
 
 
 def removed_name_reason(module: str, name: str) -> str | None:
     """Why ``from module import name`` fails in Airflow 3.3, if it does."""
-    if module == "airflow.utils.dates" or name == "days_ago":
+    if name == "days_ago" and module.startswith("airflow"):
         return (
             f"ImportError: cannot import name {name!r} from {module!r} "
             "(days_ago was removed in Airflow 3: use a fixed start_date)"

@@ -104,9 +104,9 @@ class _Converter:
     def plain(self, fieldname: str, value: Any) -> Any:
         """The plain value (parse-time notes recorded), or _Missing if unknown."""
         raw, notes = unflag(value)
-        for note in notes:
+        for line, note in notes:
             if not any(u.field == fieldname and u.reason == note for u in self.unresolved):
-                self.unresolved.append(Unresolved(fieldname, self.file, self.line, note, parse_time=True))
+                self.unresolved.append(Unresolved(fieldname, self.file, line, note, parse_time=True))
         if isinstance(raw, Unknown):
             raise self.missing(fieldname, raw)
         return raw

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +70,10 @@ def _compile(line: str, base: Path, definition: Path, syntax: IgnoreSyntax) -> _
     relative_to = definition.parent if line.startswith("/") or "/" in line.rstrip("/") else None
     raw = line.lstrip("!")
     dir_only = raw.rstrip() != raw.rstrip().rstrip("/")
-    return _Rule(GitWildMatchPattern(line), relative_to, dir_only)
+    with warnings.catch_warnings():
+        # pathspec deprecates the name; Airflow 3.3.2 uses exactly this class, so do we.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return _Rule(GitWildMatchPattern(line), relative_to, dir_only)
 
 
 def _ignored(path: Path, rules: list[_Rule], base: Path, syntax: IgnoreSyntax) -> bool:
@@ -87,7 +91,10 @@ def _ignored(path: Path, rules: list[_Rule], base: Path, syntax: IgnoreSyntax) -
             continue
         relative = path.relative_to(rule.relative_to) if rule.relative_to else Path(path.name)
         text = f"{relative.as_posix()}/" if is_dir else relative.as_posix()
-        if pattern.include is not None and pattern.match_file(text) is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            hit = pattern.match_file(text)
+        if pattern.include is not None and hit is not None:
             matched = bool(pattern.include)
     return matched
 

@@ -116,7 +116,14 @@ def run_import(
             if loader is None:
                 loader = ModuleLoader(_module_finder(root.folder), parsed_at)
                 loaders[root.folder] = loader
-            report = _read_file(entry.path, display, loader, dags, assets, reports)
+            try:
+                report = _read_file(entry.path, display, loader, dags, assets, reports)
+            except RecursionError:
+                report = FileReport(display, "error", "nested too deeply to be read statically")
+            except Exception as exc:  # a reader bug must never stop the other files
+                report = FileReport(
+                    display, "error", f"the import could not read this file ({type(exc).__name__}: {exc})"
+                )
             files.append(report)
         if progress is not None:
             progress(done, total, display)
@@ -177,6 +184,8 @@ def _read_file(
     ids: list[str] = []
     if reading.refusal is not None:
         refusal = reading.refusal
+        if refusal.dag_id is not None:
+            reports.append(DagReport(refusal.dag_id, display, refusal.line, "skipped", (), f"Airflow 3.3 refuses this DAG: {refusal.reason}"))
         for dag in reading.dags:
             dag_id = dag.dag_id if isinstance(dag.dag_id, str) else "?"
             reports.append(DagReport(dag_id, display, dag.line, "skipped", (), f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}"))

@@ -34,9 +34,9 @@ from dateutil.relativedelta import relativedelta
 
 from explorer.importer.airflow_names import (
     ASSET_KINDS,
-    REMOVED_MODULES,
-    TIMETABLE_KINDS,
     PARTITION_KINDS,
+    TIMETABLE_KINDS,
+    removed_module_reason,
     removed_name_reason,
 )
 from explorer.importer.symbols import (
@@ -70,10 +70,16 @@ DAGBAG_MODULE_NAME = "unusual_prefix_dagbag_module"
 class AirflowRefusal(Exception):
     """Airflow 3.3 itself fails on this file (``schedule_interval=``, a removed module...)."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str, dag_id: str | None = None) -> None:
         super().__init__(reason)
         self.line = line
         self.reason = reason
+        #: The DAG whose constructor Airflow refuses, when it is one.
+        self.dag_id = dag_id
+
+
+class _Raised(AirflowRefusal):
+    """A ``raise`` statement read: a handler around it may catch it."""
 
 
 class _TooMuch(Exception):
@@ -134,6 +140,9 @@ _SAFE_TYPES: tuple[type, ...] = (
     dt.timedelta,
     dt.tzinfo,
     PurePosixPath,
+    type({}.keys()),
+    type({}.values()),
+    type({}.items()),
     relativedelta,
     pendulum.Duration,
     type(None),
@@ -169,6 +178,8 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "map": map,
     "filter": filter,
 }
+
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 _BIN_OPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -336,9 +347,7 @@ class _Reader:
         elif isinstance(node, ast.If):
             self.do_if(node, scope)
         elif isinstance(node, ast.Try | ast.TryStar):
-            self.block(node.body, scope)
-            self.block(node.orelse, scope)
-            self.block(node.finalbody, scope)
+            self.do_try(node, scope)
         elif isinstance(node, ast.Return):
             raise _Return(None if node.value is None else self.eval(node.value, scope))
         elif isinstance(node, ast.Break):
@@ -353,9 +362,23 @@ class _Reader:
             self.skip_rest(node)
         # pass, global, nonlocal, delete, assert, type aliases: nothing a DAG needs
 
+    def do_try(self, node: ast.Try | ast.TryStar, scope: dict[str, Any] | None) -> None:
+        """The body; a ``raise`` read in it goes to the first handler, as it would at parse."""
+        try:
+            try:
+                self.block(node.body, scope)
+            except _Raised:
+                if not node.handlers:
+                    raise
+                self.block(node.handlers[0].body, scope)
+            else:
+                self.block(node.orelse, scope)
+        finally:
+            self.block(node.finalbody, scope)
+
     def skip_rest(self, node: ast.Raise) -> None:
         """A ``raise`` reached while reading: Airflow would fail the file here."""
-        raise AirflowRefusal(
+        raise _Raised(
             node.lineno, "the file raises an exception at this line when Airflow parses it"
         )
 
@@ -373,8 +396,11 @@ class _Reader:
             )
             self.doubts.append((node.lineno, reason))
             try:
-                self.block(node.body, scope)
-                self.block(node.orelse, scope)
+                for branch in (node.body, node.orelse):
+                    try:
+                        self.block(branch, scope)
+                    except _Raised:
+                        pass  # raised only if the unknown condition says so
             finally:
                 self.doubts.pop()
             return
@@ -410,7 +436,7 @@ class _Reader:
             raw = list(raw)
         if isinstance(raw, range) and len(raw) > MAX_SIZE:
             raise _TooMuch
-        if isinstance(raw, list | tuple | set | frozenset | str | range | Iterator):
+        if isinstance(raw, (list, tuple, set, frozenset, str, range, Iterator, *_DICT_VIEWS)):
             items = list(raw)
             return [Flagged(i, notes) for i in items] if notes else items
         return Unknown(line, f"cannot iterate over {type(raw).__name__} statically")
@@ -622,9 +648,9 @@ class _Reader:
         return base
 
     def check_removed(self, dotted: str, line: int) -> None:
-        for removed, reason in REMOVED_MODULES.items():
-            if dotted == removed or dotted.startswith(removed + "."):
-                raise AirflowRefusal(line, reason.format(module=dotted))
+        reason = removed_module_reason(dotted)
+        if reason is not None:
+            raise AirflowRefusal(line, reason)
 
     def module(self, dotted: str, line: int) -> Any:
         if not dotted.startswith("airflow") and dotted.split(".")[0] not in _LIBRARIES:
@@ -757,7 +783,7 @@ class _Reader:
             return value
         return Unknown(line, f"a {type(node).__name__} expression is not read statically")
 
-    def real(self, compute: Callable[[], Any], notes: tuple[str, ...], line: int) -> Any:
+    def real(self, compute: Callable[[], Any], notes: tuple[tuple[int, str], ...], line: int) -> Any:
         """Run a pure computation on plain values; its failure is an Unknown, never a crash."""
         try:
             value = _sized(compute())
@@ -801,7 +827,7 @@ class _Reader:
 
     def fstring(self, node: ast.JoinedStr, scope: dict[str, Any] | None) -> Any:
         parts: list[str] = []
-        notes: tuple[str, ...] = ()
+        notes: tuple[tuple[int, str], ...] = ()
         for value in node.values:
             piece = self.eval(value, scope)
             raw, more = unflag(piece)
@@ -1003,7 +1029,7 @@ class _Reader:
 
     def call_builtin(self, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
         values: list[Any] = []
-        notes: tuple[str, ...] = ()
+        notes: tuple[tuple[int, str], ...] = ()
         for arg in args:
             raw, more = unflag(arg)
             if isinstance(raw, Unknown):
@@ -1149,20 +1175,24 @@ class _Reader:
             return Unknown(line, f"{path}(): {type(exc).__name__}: {exc}")
         short = path.replace("datetime.datetime.", "datetime.").replace("datetime.date.", "date.")
         note = f"{short}() is the parse time: read as the deployment instant"
-        return Flagged(value, (note,))
+        return Flagged(value, ((line, note),))
 
     def make_dag(self, args: list[Any], kwargs: dict[str, Any], line: int) -> DagObj:
+        dag_id = unflag(kwargs.get("dag_id", args[0] if args else None))[0]
+        named = dag_id if isinstance(dag_id, str) else None
         if "schedule_interval" in kwargs:
             raise AirflowRefusal(
                 line,
                 "TypeError: DAG.__init__() got an unexpected keyword argument 'schedule_interval' "
                 "(Airflow 3 removed schedule_interval; use schedule=)",
+                named,
             )
         if "timetable" in kwargs:
             raise AirflowRefusal(
                 line,
                 "TypeError: DAG.__init__() got an unexpected keyword argument 'timetable' "
                 "(Airflow 3 removed timetable=; pass the timetable as schedule=)",
+                named,
             )
         merged = dict(kwargs)
         if args:
@@ -1410,7 +1440,7 @@ def _pure(func: Callable[..., Any]) -> Callable[[Any, list[Any], dict[str, Any],
 
 def _run_pure(reader: Any, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
     values: list[Any] = []
-    notes: tuple[str, ...] = ()
+    notes: tuple[tuple[int, str], ...] = ()
     for arg in args:
         raw, more = unflag(arg)
         if isinstance(raw, Unknown):

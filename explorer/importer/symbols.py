@@ -44,10 +44,11 @@ class Flagged:
     """A value resolved against the deployment instant (``datetime.now()``...): kept, flagged."""
 
     value: Any
-    notes: tuple[str, ...]
+    #: (line, what) of each parse-time read the value depends on.
+    notes: tuple[tuple[int, str], ...]
 
 
-def unflag(value: Any) -> tuple[Any, tuple[str, ...]]:
+def unflag(value: Any) -> tuple[Any, tuple[tuple[int, str], ...]]:
     """The plain value and the parse-time notes it carries."""
     if isinstance(value, Flagged):
         return value.value, value.notes

@@ -44,20 +44,27 @@ def _fmt(value: Any) -> str | None:
 
 def _freeze(now: _dt.datetime) -> None:
     """Every clock a DAG file or a timetable reads says ``now``."""
-    import pendulum
-
+    import airflow.serialization.serialized_objects  # noqa: F401
     import airflow.timetables.interval as interval_mod
     import airflow.timetables.simple as simple_mod
     import airflow.timetables.trigger as trigger_mod
-    import airflow.serialization.serialized_objects  # noqa: F401
+    import pendulum
 
     frozen = pendulum.instance(now)
 
     class FrozenDateTime(_dt.datetime):
         @classmethod
         def now(cls, tz: Any = None) -> Any:  # type: ignore[override]
-            value = now.astimezone(tz) if tz is not None else now.astimezone(_dt.UTC).replace(tzinfo=None)
-            return cls.fromtimestamp(value.timestamp(), tz) if tz is not None else cls(*value.timetuple()[:6], value.microsecond)
+            value = (
+                now.astimezone(tz)
+                if tz is not None
+                else now.astimezone(_dt.UTC).replace(tzinfo=None)
+            )
+            return (
+                cls.fromtimestamp(value.timestamp(), tz)
+                if tz is not None
+                else cls(*value.timetuple()[:6], value.microsecond)
+            )
 
         @classmethod
         def utcnow(cls) -> Any:  # type: ignore[override]
@@ -140,9 +147,15 @@ def _runs(dag: Any, count: int) -> tuple[list[list[str | None]], str | None]:
         if info is None:
             break
         interval = info.data_interval
-        runs.append([_fmt(info.logical_date), _fmt(interval.start) if interval else None,
-                     _fmt(interval.end) if interval else None, _fmt(info.run_after),
-                     getattr(info, "partition_key", None)])
+        runs.append(
+            [
+                _fmt(info.logical_date),
+                _fmt(interval.start) if interval else None,
+                _fmt(interval.end) if interval else None,
+                _fmt(info.run_after),
+                getattr(info, "partition_key", None),
+            ]
+        )
         last = info
     return runs, None
 
@@ -201,7 +214,9 @@ def main() -> int:
         real_datetime = _dt.datetime
         _freeze(now)
 
-        bag = BundleDagBag(dag_folder=folder, bundle_path=folder, bundle_name="diff", safe_mode=True)
+        bag = BundleDagBag(
+            dag_folder=folder, bundle_path=folder, bundle_name="diff", safe_mode=True
+        )
         # Parsing is over: libraries test isinstance(x, datetime.datetime) from here on.
         _dt.datetime = real_datetime  # type: ignore[misc]
         errors = {str(k): str(v).strip().splitlines()[-1] for k, v in bag.import_errors.items()}

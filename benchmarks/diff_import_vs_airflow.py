@@ -176,7 +176,8 @@ def compare(mine: dict[str, Any], airflow: dict[str, Any]) -> list[str]:
         for part in ("outlets", "inlets"):
             if a[part] != b[part]:
                 problems.append(
-                    f"task {task_id} {part}: ours {json.dumps(a[part])} != Airflow's {json.dumps(b[part])}"
+                    f"task {task_id} {part}: ours {json.dumps(a[part])} "
+                    f"!= Airflow's {json.dumps(b[part])}"
                 )
     return problems
 
@@ -245,9 +246,7 @@ def main() -> int:
             totals[key] += counts[key]
         failed |= bool(counts["mismatched"] or counts["missed"] or counts["extra"])
     if len(args.folders) > 1:
-        print(
-            "total: " + " ".join(f"{k}={v}" for k, v in totals.items())
-        )
+        print("total: " + " ".join(f"{k}={v}" for k, v in totals.items()))
     return 1 if failed else 0
 
 

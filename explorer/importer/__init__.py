@@ -39,13 +39,13 @@ Nothing here reads the wall clock: the caller passes ``parsed_at``.
 from __future__ import annotations
 
 from explorer.importer.api import import_paths
+from explorer.importer.reimport import Change, ReimportResult, merge_reimport, reimport
+from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
 from explorer.importer.result import (
     DEFAULT_TASK_DURATION,
     ImportCancelled,
     ImportResult,
 )
-from explorer.importer.reimport import Change, ReimportResult, merge_reimport, reimport
-from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
 
 __all__ = [
     "DEFAULT_TASK_DURATION",

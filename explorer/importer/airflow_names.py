@@ -85,14 +85,34 @@ _NO_MODULE = "ModuleNotFoundError: No module named '{module}' (removed in Airflo
 #: forward to the standard provider); any other ``airflow.operators.X`` & co. fails to import.
 KEPT_SUBMODULES: dict[str, frozenset[str]] = {
     "airflow.operators": frozenset(
-        "python bash datetime generic_transfer weekday trigger_dagrun latest_only empty "
-        "email smooth branch".split()
+        (
+            "python",
+            "bash",
+            "datetime",
+            "generic_transfer",
+            "weekday",
+            "trigger_dagrun",
+            "latest_only",
+            "empty",
+            "email",
+            "smooth",
+            "branch",
+        )
     ),
     "airflow.sensors": frozenset(
-        "base python bash date_time time_sensor weekday time_delta filesystem "
-        "external_task".split()
+        (
+            "base",
+            "python",
+            "bash",
+            "date_time",
+            "time_sensor",
+            "weekday",
+            "time_delta",
+            "filesystem",
+            "external_task",
+        )
     ),
-    "airflow.hooks": frozenset("base filesystem package_index subprocess".split()),
+    "airflow.hooks": frozenset(["base", "filesystem", "package_index", "subprocess"]),
 }
 
 #: Airflow 2 modules that no longer exist in 3.3.2: importing one fails the whole file.

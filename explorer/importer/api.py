@@ -18,6 +18,7 @@ from explorer.importer.result import (
 
 __all__ = ["DEFAULT_TASK_DURATION", "ImportCancelled", "ImportResult", "import_paths"]
 
+
 def import_paths(
     paths: Sequence[str | PathLike[str]],
     *,

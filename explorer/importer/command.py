@@ -66,7 +66,9 @@ def run_import_command(
             ignore_syntax=ignore_syntax,
         )
     if report is not None:
-        Path(report).write_text(json.dumps(result.report.to_json(), indent=2) + "\n", encoding="utf-8")
+        Path(report).write_text(
+            json.dumps(result.report.to_json(), indent=2) + "\n", encoding="utf-8"
+        )
     sys.stderr.write(result.report.summary() + "\n")
     if result.dag_count == 0:
         sys.stderr.write("error: no DAG could be imported; no scenario written\n")

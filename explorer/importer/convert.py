@@ -13,6 +13,7 @@ kept and listed with ``parse_time=True``.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import zoneinfo
 from dataclasses import dataclass, field
@@ -30,7 +31,14 @@ from explorer.importer.report import Unresolved
 from explorer.importer.symbols import AfCall, DagObj, TaskObj, Unknown, unflag
 from explorer.scenario.values import Instant, JsonValue, format_duration
 
-__all__ = ["ConvertedAsset", "ConvertedDag", "ConvertedTask", "Skip", "convert_asset", "convert_dag"]
+__all__ = [
+    "ConvertedAsset",
+    "ConvertedDag",
+    "ConvertedTask",
+    "Skip",
+    "convert_asset",
+    "convert_dag",
+]
 
 
 class Skip(Exception):
@@ -94,7 +102,9 @@ class _Converter:
         self.unresolved: list[Unresolved] = []
 
     def missing(self, fieldname: str, value: Unknown) -> _Missing:
-        self.unresolved.append(Unresolved(fieldname, self.file, value.line or self.line, value.reason))
+        self.unresolved.append(
+            Unresolved(fieldname, self.file, value.line or self.line, value.reason)
+        )
         return _Missing()
 
     def problem(self, fieldname: str, reason: str, line: int | None = None) -> _Missing:
@@ -106,7 +116,9 @@ class _Converter:
         raw, notes = unflag(value)
         for line, note in notes:
             if not any(u.field == fieldname and u.reason == note for u in self.unresolved):
-                self.unresolved.append(Unresolved(fieldname, self.file, line, note, parse_time=True))
+                self.unresolved.append(
+                    Unresolved(fieldname, self.file, line, note, parse_time=True)
+                )
         if isinstance(raw, Unknown):
             raise self.missing(fieldname, raw)
         return raw
@@ -138,7 +150,9 @@ class _Converter:
             try:
                 raw = pendulum.parse(raw, tz="UTC")
             except Exception as exc:
-                raise self.problem(fieldname, f"{raw!r} is not a date Airflow can parse: {exc}") from exc
+                raise self.problem(
+                    fieldname, f"{raw!r} is not a date Airflow can parse: {exc}"
+                ) from exc
         if isinstance(raw, dt.datetime):
             return raw
         if isinstance(raw, dt.date):
@@ -150,17 +164,16 @@ class _Converter:
             return "UTC"
         if isinstance(tz, str):
             name = tz
-        elif isinstance(tz, pendulum.FixedTimezone) or (
-            isinstance(tz, dt.timezone)
-        ):
+        elif isinstance(tz, (pendulum.FixedTimezone, dt.timezone)):
             offset = tz.utcoffset(None)
             assert offset is not None
-            name = _fixed_zone(offset)
-            if name is None:
+            fixed = _fixed_zone(offset)
+            if fixed is None:
                 raise self.problem(
                     fieldname,
                     f"a fixed offset of {offset} has no IANA zone the scenario can name",
                 )
+            name = fixed
         elif isinstance(tz, pendulum.Timezone | zoneinfo.ZoneInfo):
             name = str(tz.key)
         else:
@@ -174,9 +187,11 @@ class _Converter:
     def as_instant(self, value: dt.datetime) -> Instant:
         if value.tzinfo is None:
             value = value.replace(tzinfo=dt.UTC)  # Airflow's default zone (UTC)
-        return Instant.of(dt.datetime.fromtimestamp(value.timestamp(), tz=dt.UTC).astimezone(
-            dt.timezone(value.utcoffset() or dt.timedelta(0))
-        ))
+        return Instant.of(
+            dt.datetime.fromtimestamp(value.timestamp(), tz=dt.UTC).astimezone(
+                dt.timezone(value.utcoffset() or dt.timedelta(0))
+            )
+        )
 
     # ------------------------------------------------------------------ schedules
     def schedule(self, fieldname: str, value: Any) -> JsonValue:
@@ -205,12 +220,14 @@ class _Converter:
 
     def relative(self, fieldname: str, value: relativedelta) -> dict[str, JsonValue]:
         absolute = [
-            f for f in ("year", "month", "day", "hour", "minute", "second", "microsecond", "weekday")
+            f
+            for f in ("year", "month", "day", "hour", "minute", "second", "microsecond", "weekday")
             if getattr(value, f) is not None
         ]
         if absolute or value.leapdays:
             raise self.problem(
-                fieldname, f"relativedelta with absolute fields ({', '.join(absolute)}) is not supported"
+                fieldname,
+                f"relativedelta with absolute fields ({', '.join(absolute)}) is not supported",
             )
         out: dict[str, JsonValue] = {}
         for name in ("years", "months", "days", "hours", "minutes", "seconds", "microseconds"):
@@ -237,7 +254,9 @@ class _Converter:
             args["crons"] = [self.cron(fieldname, c) for c in crons]
         else:
             if len(call.args) > len(positional):
-                raise self.problem(fieldname, f"{kind} takes at most {len(positional)} positional arguments")
+                raise self.problem(
+                    fieldname, f"{kind} takes at most {len(positional)} positional arguments"
+                )
             for name, value in zip(positional, call.args, strict=False):
                 call.kwargs.setdefault(name, value)
         for name, value in call.kwargs.items():
@@ -262,7 +281,7 @@ class _Converter:
             return self.cron(fieldname, value)
         if name in ("interval", "delta", "run_offset"):
             if name == "run_offset" and (value is None or isinstance(value, int | str)):
-                return value  # type: ignore[no-any-return]
+                return value
             return self.duration(fieldname, value)
         if name == "run_immediately":
             if isinstance(value, bool):
@@ -274,7 +293,9 @@ class _Converter:
         if name == "timetable":
             if not isinstance(value, AfCall) or value.kind not in TIMETABLE_KINDS:
                 # AssetOrTimeSchedule(timetable=...) takes a timetable object
-                raise self.problem(fieldname, f"{kind}(timetable=...) is not a timetable the import reads")
+                raise self.problem(
+                    fieldname, f"{kind}(timetable=...) is not a timetable the import reads"
+                )
             return self.timetable(fieldname, value)
         if name == "assets":
             return self.condition(fieldname, value)
@@ -284,27 +305,44 @@ class _Converter:
             if value is None:
                 return None
             if not isinstance(value, dict):
-                raise self.problem(fieldname, "partition_mapper_config must be a dict {asset: mapper}")
+                raise self.problem(
+                    fieldname, "partition_mapper_config must be a dict {asset: mapper}"
+                )
             return [
-                {"asset": self.asset_node(fieldname, k, condition=False), "mapper": self.partition_spec(fieldname, v)}
+                {
+                    "asset": self.asset_node(fieldname, k, condition=False),
+                    "mapper": self.partition_spec(fieldname, v),
+                }
                 for k, v in value.items()
             ]
         if isinstance(value, str | bool | int | float) or value is None:
             return value
-        raise self.problem(fieldname, f"{kind}({name}=...) of type {type(value).__name__} is not understood")
+        raise self.problem(
+            fieldname, f"{kind}({name}=...) of type {type(value).__name__} is not understood"
+        )
 
     def partition_spec(self, fieldname: str, value: Any) -> JsonValue:
         if not isinstance(value, AfCall) or value.kind not in PARTITION_KINDS:
-            raise self.problem(fieldname, f"{value!r} is not a partition mapper, window or policy the import reads")
+            raise self.problem(
+                fieldname, f"{value!r} is not a partition mapper, window or policy the import reads"
+            )
         kind = value.kind
-        key = "mapper" if kind.endswith("Mapper") else "window" if kind.endswith("Window") else "policy"
+        key = (
+            "mapper"
+            if kind.endswith("Mapper")
+            else "window"
+            if kind.endswith("Window")
+            else "policy"
+        )
         args: dict[str, JsonValue] = {}
         if kind in ("ChainMapper", "ProductMapper"):
             args["mappers"] = [self.partition_spec(fieldname, m) for m in value.args]
         else:
             positional = _PARTITION_POSITIONAL.get(kind, ())
             if len(value.args) > len(positional):
-                raise self.problem(fieldname, f"{kind} takes at most {len(positional)} positional arguments")
+                raise self.problem(
+                    fieldname, f"{kind} takes at most {len(positional)} positional arguments"
+                )
             for name, item in zip(positional, value.args, strict=False):
                 args[name] = self.partition_arg(fieldname, name, item)
         for name, item in value.kwargs.items():
@@ -406,7 +444,9 @@ _PARTITION_POSITIONAL: dict[str, tuple[str, ...]] = {
 
 
 # ---------------------------------------------------------------------------- DAGs
-def _start_and_zone(conv: _Converter, kwargs: dict[str, Any], defaults: Any) -> tuple[dt.datetime | None, str]:
+def _start_and_zone(
+    conv: _Converter, kwargs: dict[str, Any], defaults: Any
+) -> tuple[dt.datetime | None, str]:
     """``start_date`` as DAG reads it (argument, else default_args) and the zone it gives."""
     source = "start_date"
     value: Any = kwargs.get("start_date", _ABSENT)
@@ -455,7 +495,11 @@ def convert_dag(dag: DagObj, *, file: str) -> ConvertedDag:
         out.schedule = conv.schedule("schedule", kwargs.get("schedule"))
     except _Missing:
         out.schedule = None
-    for name, kind in (("catchup", bool), ("max_active_runs", int), ("is_paused_upon_creation", bool)):
+    for name, kind in (
+        ("catchup", bool),
+        ("max_active_runs", int),
+        ("is_paused_upon_creation", bool),
+    ):
         if name not in kwargs:
             continue
         try:
@@ -482,10 +526,12 @@ def convert_dag(dag: DagObj, *, file: str) -> ConvertedDag:
     for task in dag.tasks:
         converted = ConvertedTask(task.task_id)
         for part in ("outlets", "inlets"):
-            try:
-                setattr(converted, part, conv.assets(f"tasks.{task.task_id}.{part}", getattr(task, part)))
-            except _Missing:
-                pass
+            with contextlib.suppress(_Missing):
+                setattr(
+                    converted,
+                    part,
+                    conv.assets(f"tasks.{task.task_id}.{part}", getattr(task, part)),
+                )
         out.tasks.append(converted)
     for line, reason in dag.caveats:
         conv.problem("dag", reason, line)
@@ -511,10 +557,8 @@ def convert_asset(asset: AssetDef, *, file: str) -> ConvertedAsset:
         except _Missing:
             pass
     out = ConvertedAsset(asset.name, asset.line, name, uri, outlets)
-    try:
+    with contextlib.suppress(_Missing):
         out.schedule = conv.schedule("schedule", kwargs.get("schedule"))
-    except _Missing:
-        pass
     try:
         start, zone = _start_and_zone(conv, kwargs, {})
         out.timezone = zone

@@ -1,4 +1,4 @@
-"""Which files under an imported root Airflow 3.3.2's DAG processor would parse, and why not the others.
+"""Which files under an imported root Airflow 3.3.2's DAG processor parses, and why not others.
 
 Follows ``airflow._shared.module_loading.file_discovery`` and
 ``airflow.utils.file.find_dag_file_paths``: a recursive walk honouring
@@ -78,9 +78,10 @@ def _compile(line: str, base: Path, definition: Path, syntax: IgnoreSyntax) -> _
 
 def _ignored(path: Path, rules: list[_Rule], base: Path, syntax: IgnoreSyntax) -> bool:
     if syntax == "regexp":
-        relative = str(path.relative_to(base))
+        text = str(path.relative_to(base))
         return any(
-            isinstance(r.pattern, re.Pattern) and r.pattern.search(relative) is not None for r in rules
+            isinstance(r.pattern, re.Pattern) and r.pattern.search(text) is not None
+            for r in rules
         )
     matched = False
     is_dir = path.is_dir()
@@ -90,10 +91,11 @@ def _ignored(path: Path, rules: list[_Rule], base: Path, syntax: IgnoreSyntax) -
         if rule.dir_only and not is_dir:
             continue
         relative = path.relative_to(rule.relative_to) if rule.relative_to else Path(path.name)
-        text = f"{relative.as_posix()}/" if is_dir else relative.as_posix()
+        posix = relative.as_posix()
+        candidate = f"{posix}/" if is_dir else posix
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            hit = pattern.match_file(text)
+            hit = pattern.match_file(candidate)
         if pattern.include is not None and hit is not None:
             matched = bool(pattern.include)
     return matched
@@ -117,8 +119,8 @@ def discover(root: Path, syntax: IgnoreSyntax = "glob") -> Iterator[Found]:
         rules = list(by_dir.get(here.resolve(), []))
         ignore_file = here / IGNORE_FILE
         if ignore_file.is_file() and _inside(ignore_file, real_root):
-            text = ignore_file.read_text(encoding="utf-8", errors="replace")
-            for raw in text.split("\n"):
+            content = ignore_file.read_text(encoding="utf-8", errors="replace")
+            for raw in content.split("\n"):
                 line = re.sub(r"\s*#.*", "", raw)
                 if line:
                     rule = _compile(line, base, ignore_file, syntax)
@@ -130,11 +132,17 @@ def discover(root: Path, syntax: IgnoreSyntax = "glob") -> Iterator[Found]:
             if _ignored(path, rules, base, syntax):
                 continue
             if path.is_symlink() and not _inside(path, real_root):
-                yield Found(path, _relative(path, base), "a symlink leaving the imported root (not followed)")
+                yield Found(
+                    path,
+                    _relative(path, base),
+                    "a symlink leaving the imported root (not followed)",
+                )
                 continue
             resolved = path.resolve()
             if resolved in by_dir:
-                yield Found(path, _relative(path, base), "a folder met twice through symlinks (a loop)")
+                yield Found(
+                    path, _relative(path, base), "a folder met twice through symlinks (a loop)"
+                )
                 continue
             by_dir[resolved] = list(rules)
             kept.append(sub)

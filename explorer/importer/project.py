@@ -16,15 +16,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from explorer.engine.perf import bulk_allocation
 from explorer.importer.convert import ConvertedAsset, ConvertedDag, Skip, convert_asset, convert_dag
-from explorer.importer.discover import Found, IgnoreSyntax, check_single, discover, might_contain_dag
+from explorer.importer.discover import (
+    Found,
+    IgnoreSyntax,
+    check_single,
+    discover,
+    might_contain_dag,
+)
 from explorer.importer.reader import ModuleLoader, read_module
 from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
 from explorer.importer.result import Cancel, ImportCancelled, ImportResult, Progress
 from explorer.importer.scenario import build_scenario
 from explorer.scenario.values import format_duration
 
-__all__ = ["run_import"]
+__all__ = ["module_finder", "run_import"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +54,7 @@ def _roots(paths: list[Path]) -> list[_Root]:
     return roots
 
 
-def _module_finder(folder: Path) -> Callable[[str], tuple[str, str] | None]:
+def module_finder(folder: Path) -> Callable[[str], tuple[str, str] | None]:
     """Where ``import a.b`` finds ``a/b.py`` or ``a/b/__init__.py`` under the DAG folder."""
     real = folder.resolve()
 
@@ -94,7 +101,9 @@ def run_import(
     found: list[tuple[_Root, Found]] = []
     for root in roots:
         if not root.path.exists():
-            found.append((root, Found(root.path, root.prefix + root.path.name, "no such file or folder")))
+            found.append(
+                (root, Found(root.path, root.prefix + root.path.name, "no such file or folder"))
+            )
         elif root.path.is_dir():
             found.extend((root, f) for f in discover(root.path, ignore_syntax))
         else:
@@ -103,30 +112,9 @@ def run_import(
     dags: list[tuple[ConvertedDag, str]] = []
     assets: list[tuple[ConvertedAsset, str]] = []
     reports: list[DagReport] = []
-    loaders: dict[Path, ModuleLoader] = {}
     total = len(found)
-    for done, (root, entry) in enumerate(found, start=1):
-        if cancel is not None and cancel():
-            raise ImportCancelled
-        display = root.prefix + entry.relative
-        if entry.skip is not None:
-            files.append(FileReport(display, "skipped", entry.skip))
-        else:
-            loader = loaders.get(root.folder)
-            if loader is None:
-                loader = ModuleLoader(_module_finder(root.folder), parsed_at)
-                loaders[root.folder] = loader
-            try:
-                report = _read_file(entry.path, display, loader, dags, assets, reports)
-            except RecursionError:
-                report = FileReport(display, "error", "nested too deeply to be read statically")
-            except Exception as exc:  # a reader bug must never stop the other files
-                report = FileReport(
-                    display, "error", f"the import could not read this file ({type(exc).__name__}: {exc})"
-                )
-            files.append(report)
-        if progress is not None:
-            progress(done, total, display)
+    with bulk_allocation():  # ASTs and records of every file live to the end: no GC passes
+        _read_all(found, total, parsed_at, files, dags, assets, reports, progress, cancel)
     _drop_duplicates(dags, assets, reports)
     scenario = build_scenario(
         [d for d, _ in dags],
@@ -149,6 +137,45 @@ def run_import(
         ),
     )
     return ImportResult(scenario, report)
+
+
+def _read_all(
+    found: list[tuple[_Root, Found]],
+    total: int,
+    parsed_at: datetime,
+    files: list[FileReport],
+    dags: list[tuple[ConvertedDag, str]],
+    assets: list[tuple[ConvertedAsset, str]],
+    reports: list[DagReport],
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> None:
+    """Read every found file in order, appending to the lists; one loader per DAG folder."""
+    loaders: dict[Path, ModuleLoader] = {}
+    for done, (root, entry) in enumerate(found, start=1):
+        if cancel is not None and cancel():
+            raise ImportCancelled
+        display = root.prefix + entry.relative
+        if entry.skip is not None:
+            files.append(FileReport(display, "skipped", entry.skip))
+        else:
+            loader = loaders.get(root.folder)
+            if loader is None:
+                loader = ModuleLoader(module_finder(root.folder), parsed_at)
+                loaders[root.folder] = loader
+            try:
+                report = _read_file(entry.path, display, loader, dags, assets, reports)
+            except RecursionError:
+                report = FileReport(display, "error", "nested too deeply to be read statically")
+            except Exception as exc:  # a reader bug must never stop the other files
+                report = FileReport(
+                    display,
+                    "error",
+                    f"the import could not read this file ({type(exc).__name__}: {exc})",
+                )
+            files.append(report)
+        if progress is not None:
+            progress(done, total, display)
 
 
 def _read_file(
@@ -175,21 +202,43 @@ def _read_file(
     except UnicodeDecodeError as exc:
         return FileReport(display, "error", f"not UTF-8 text: {exc}")
     try:
-        ast.parse(source, filename=display)
+        tree = ast.parse(source, filename=display)
     except SyntaxError as exc:
         return FileReport(display, "error", f"SyntaxError at line {exc.lineno}: {exc.msg}")
     except ValueError as exc:
         return FileReport(display, "error", f"cannot be parsed: {exc}")
-    reading = read_module(source, display, loader)
+    reading = read_module(tree, display, loader)
     ids: list[str] = []
     if reading.refusal is not None:
         refusal = reading.refusal
         if refusal.dag_id is not None:
-            reports.append(DagReport(refusal.dag_id, display, refusal.line, "skipped", (), f"Airflow 3.3 refuses this DAG: {refusal.reason}"))
+            reports.append(
+                DagReport(
+                    refusal.dag_id,
+                    display,
+                    refusal.line,
+                    "skipped",
+                    (),
+                    f"Airflow 3.3 refuses this DAG: {refusal.reason}",
+                )
+            )
         for dag in reading.dags:
             dag_id = dag.dag_id if isinstance(dag.dag_id, str) else "?"
-            reports.append(DagReport(dag_id, display, dag.line, "skipped", (), f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}"))
-        return FileReport(display, "error", f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}")
+            reports.append(
+                DagReport(
+                    dag_id,
+                    display,
+                    dag.line,
+                    "skipped",
+                    (),
+                    f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}",
+                )
+            )
+        return FileReport(
+            display,
+            "error",
+            f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}",
+        )
     for dag in reading.dags:
         try:
             converted = convert_dag(dag, file=display)
@@ -209,7 +258,9 @@ def _read_file(
         assets.append((converted_asset, display))
         ids.append(converted_asset.dag_id)
         reports.append(
-            _dag_report(converted_asset.dag_id, display, converted_asset.line, converted_asset.unresolved)
+            _dag_report(
+                converted_asset.dag_id, display, converted_asset.line, converted_asset.unresolved
+            )
         )
     for line, why in reading.missed:
         reports.append(
@@ -233,14 +284,22 @@ def _drop_duplicates(
     keep_dags: list[tuple[ConvertedDag, str]] = []
     for dag, file in dags:
         if dag.dag_id in seen:
-            _mark(reports, dag.dag_id, file, dag.line, f"dag_id already defined in {seen[dag.dag_id]}")
+            _mark(
+                reports, dag.dag_id, file, dag.line, f"dag_id already defined in {seen[dag.dag_id]}"
+            )
             continue
         seen[dag.dag_id] = file
         keep_dags.append((dag, file))
     keep_assets: list[tuple[ConvertedAsset, str]] = []
     for asset, file in assets:
         if asset.dag_id in seen:
-            _mark(reports, asset.dag_id, file, asset.line, f"dag_id already defined in {seen[asset.dag_id]}")
+            _mark(
+                reports,
+                asset.dag_id,
+                file,
+                asset.line,
+                f"dag_id already defined in {seen[asset.dag_id]}",
+            )
             continue
         seen[asset.dag_id] = file
         keep_assets.append((asset, file))

@@ -20,14 +20,16 @@ does.
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime as dt
 import operator
 import re
 import zoneinfo
-from pathlib import PurePosixPath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from pathlib import PurePosixPath
+from typing import Any, cast
 
 import pendulum
 from dateutil.relativedelta import relativedelta
@@ -179,7 +181,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "filter": filter,
 }
 
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+_DICT_VIEWS: tuple[type, ...] = (type({}.keys()), type({}.values()), type({}.items()))
 
 _BIN_OPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -267,9 +269,8 @@ class ModuleLoader:
         return result
 
 
-def read_module(source: str, display: str, loader: ModuleLoader) -> FileReading:
-    """Read one DAG file (``source`` already checked to parse) as DagBag would load it."""
-    tree = ast.parse(source, filename=display)
+def read_module(tree: ast.Module, display: str, loader: ModuleLoader) -> FileReading:
+    """Read one parsed DAG file as DagBag would load it."""
     reader = _Reader(loader, display, DAGBAG_MODULE_NAME)
     refusal: AirflowRefusal | None = None
     try:
@@ -390,17 +391,17 @@ class _Reader:
         test = self.eval(node.test, scope)
         value, _ = unflag(test)
         if isinstance(value, Unknown) or not _is_plain(value):
+            why = value.reason if isinstance(value, Unknown) else "not a plain value"
             reason = (
                 f"made under an `if` at line {node.lineno} whose condition cannot be read "
-                f"statically ({value.reason if isinstance(value, Unknown) else 'not a plain value'})"
+                f"statically ({why})"
             )
             self.doubts.append((node.lineno, reason))
             try:
                 for branch in (node.body, node.orelse):
-                    try:
+                    # a raise here happens only if the unknown condition says so
+                    with contextlib.suppress(_Raised):
                         self.block(branch, scope)
-                    except _Raised:
-                        pass  # raised only if the unknown condition says so
             finally:
                 self.doubts.pop()
             return
@@ -437,7 +438,7 @@ class _Reader:
         if isinstance(raw, range) and len(raw) > MAX_SIZE:
             raise _TooMuch
         if isinstance(raw, (list, tuple, set, frozenset, str, range, Iterator, *_DICT_VIEWS)):
-            items = list(raw)
+            items: list[Any] = list(cast(Iterable[Any], raw))
             return [Flagged(i, notes) for i in items] if notes else items
         return Unknown(line, f"cannot iterate over {type(raw).__name__} statically")
 
@@ -480,7 +481,9 @@ class _Reader:
         self.bind(node.name, value, scope)
 
     def make_function(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, scope: dict[str, Any] | None
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        scope: dict[str, Any] | None,
     ) -> FuncObj:
         args = node.args
         defaults = [self.eval(d, scope) for d in args.defaults]
@@ -491,7 +494,9 @@ class _Reader:
         }
         return FuncObj(node, self.env, scope, defaults, kw_defaults, self.module_name)
 
-    def decorate(self, decorator: Any, value: Any, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Any:
+    def decorate(
+        self, decorator: Any, value: Any, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> Any:
         if not isinstance(value, FuncObj):
             return Unknown(node.lineno, "a function under several Airflow decorators")
         if isinstance(decorator, Known):
@@ -501,7 +506,9 @@ class _Reader:
                 return self.define_asset(decorator, value, node)
             return TaskFunc(decorator.kind, value, dict(decorator.kwargs), node.lineno)
         if isinstance(decorator, Unknown):
-            return Unknown(node.lineno, f"decorated by a value not read statically: {decorator.reason}")
+            return Unknown(
+                node.lineno, f"decorated by a value not read statically: {decorator.reason}"
+            )
         return Unknown(node.lineno, "decorated by a function the import does not follow")
 
     def decorator_of(self, known: Known, kwargs: dict[str, Any], line: int) -> Decorator | Unknown:
@@ -517,7 +524,11 @@ class _Reader:
         kwargs = dict(decorator.kwargs)
         name = func.name if multi else kwargs.get("name", func.name)
         definition = AssetDef(
-            name if isinstance(name, str) else func.name, kwargs, node.lineno, multi, list(self.doubts)
+            name if isinstance(name, str) else func.name,
+            kwargs,
+            node.lineno,
+            multi,
+            list(self.doubts),
         )
         self.assets.append(definition)
         if multi:
@@ -540,7 +551,9 @@ class _Reader:
                 for element in target.elts:
                     self.assign(
                         element,
-                        items if isinstance(items, Unknown) else Unknown(target.lineno, "unpacking"),
+                        items
+                        if isinstance(items, Unknown)
+                        else Unknown(target.lineno, "unpacking"),
                         scope,
                     )
                 return
@@ -564,20 +577,18 @@ class _Reader:
             if isinstance(key, str):
                 self.env[key] = value
             elif isinstance(value, DagObj):
-                value.caveats.append((target.lineno, "kept under a global name not read statically"))
+                value.caveats.append(
+                    (target.lineno, "kept under a global name not read statically")
+                )
                 self.env[f"<global {target.lineno}:{id(value)}>"] = value
             return
         holder, _ = unflag(self.eval(container, scope))
         if isinstance(holder, dict) and not isinstance(key, Unknown):
-            try:
+            with contextlib.suppress(TypeError):
                 holder[key] = value
-            except TypeError:
-                pass
         elif isinstance(holder, list) and isinstance(key, int):
-            try:
+            with contextlib.suppress(IndexError):
                 holder[key] = value
-            except IndexError:
-                pass
 
     def lookup(self, name: str, scope: dict[str, Any] | None, line: int) -> Any:
         if scope is not None and name in scope:
@@ -718,7 +729,9 @@ class _Reader:
                     return Unknown(line, "a dict key that cannot be hashed")
             return out
         if isinstance(node, ast.BinOp):
-            return self.binop(node.op, self.eval(node.left, scope), self.eval(node.right, scope), node)
+            return self.binop(
+                node.op, self.eval(node.left, scope), self.eval(node.right, scope), node
+            )
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, scope)
             raw, notes = unflag(operand)
@@ -726,8 +739,13 @@ class _Reader:
                 return raw
             if isinstance(node.op, ast.Not):
                 return Flagged(not raw, notes) if notes else (not raw)
-            op = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
-            return self.real(lambda: op[type(node.op)](raw), notes, line)
+            unary: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+                ast.USub: operator.neg,
+                ast.UAdd: operator.pos,
+                ast.Invert: operator.invert,
+            }
+            apply_unary = unary[type(node.op)]
+            return self.real(lambda: apply_unary(raw), notes, line)
         if isinstance(node, ast.BoolOp):
             result: Any = None
             for value_node in node.values:
@@ -742,15 +760,16 @@ class _Reader:
             return result
         if isinstance(node, ast.Compare):
             left = self.eval(node.left, scope)
-            for op, right_node in zip(node.ops, node.comparators, strict=True):
+            for cmp, right_node in zip(node.ops, node.comparators, strict=True):
                 right = self.eval(right_node, scope)
                 (a, na), (b, nb) = unflag(left), unflag(right)
                 for side in (a, b):
                     if isinstance(side, Unknown):
                         return side
-                if not (_is_plain(a) and _is_plain(b)) and not isinstance(op, ast.Is | ast.IsNot):
+                if not (_is_plain(a) and _is_plain(b)) and not isinstance(cmp, ast.Is | ast.IsNot):
                     return Unknown(line, "a comparison of values that are not plain data")
-                ok = self.real(lambda a=a, b=b, op=op: _CMP_OPS[type(op)](a, b), na + nb, line)
+                compare = _CMP_OPS[type(cmp)]
+                ok = self.real(partial(compare, a, b), na + nb, line)
                 if isinstance(ok, Unknown) or not unflag(ok)[0]:
                     return ok
                 left = right
@@ -767,7 +786,10 @@ class _Reader:
         if isinstance(node, ast.Subscript):
             return self.subscript(node, scope)
         if isinstance(node, ast.Slice):
-            parts = [None if p is None else unflag(self.eval(p, scope))[0] for p in (node.lower, node.upper, node.step)]
+            parts = [
+                None if p is None else unflag(self.eval(p, scope))[0]
+                for p in (node.lower, node.upper, node.step)
+            ]
             if any(isinstance(p, Unknown) for p in parts):
                 return next(p for p in parts if isinstance(p, Unknown))
             return slice(*parts)
@@ -783,7 +805,9 @@ class _Reader:
             return value
         return Unknown(line, f"a {type(node).__name__} expression is not read statically")
 
-    def real(self, compute: Callable[[], Any], notes: tuple[tuple[int, str], ...], line: int) -> Any:
+    def real(
+        self, compute: Callable[[], Any], notes: tuple[tuple[int, str], ...], line: int
+    ) -> Any:
         """Run a pure computation on plain values; its failure is an Unknown, never a crash."""
         try:
             value = _sized(compute())
@@ -854,7 +878,8 @@ class _Reader:
             notes += more
             if not _format_ok("{:" + spec + "}"):
                 return Unknown(node.lineno, "a format spec too large to read")
-        conversion = {115: str, 114: repr, 97: ascii}.get(node.conversion)
+        conversions: dict[int, Callable[[Any], str]] = {115: str, 114: repr, 97: ascii}
+        conversion = conversions.get(node.conversion)
 
         def compute() -> str:
             shown = conversion(raw) if conversion is not None else raw
@@ -959,7 +984,7 @@ class _Reader:
             return Unknown(line, f"{raw.kind}.{name} is not read statically")
         if isinstance(raw, TaskFunc | TaskObj | Decorator | UserClass):
             return _Method(raw, name, line)
-        if isinstance(raw, _SAFE_TYPES) or isinstance(raw, pendulum.DateTime | pendulum.Date):
+        if isinstance(raw, (_SAFE_TYPES, pendulum.DateTime | pendulum.Date)):
             try:
                 attr = getattr(raw, name)
             except AttributeError as exc:
@@ -984,7 +1009,9 @@ class _Reader:
         for keyword in node.keywords:
             if keyword.arg is None:
                 spread_dict, _ = unflag(self.eval(keyword.value, scope))
-                if not isinstance(spread_dict, dict) or not all(isinstance(k, str) for k in spread_dict):
+                if not isinstance(spread_dict, dict) or not all(
+                    isinstance(k, str) for k in spread_dict
+                ):
                     return Unknown(line, "a ** argument not read statically")
                 kwargs.update(spread_dict)
             else:
@@ -1017,17 +1044,25 @@ class _Reader:
             for value in [*values, *kvalues.values()]:
                 if isinstance(value, Unknown):
                     return value
-            every = notes + sum((n for _, n in plain_args), ()) + sum((n for _, n in plain_kwargs.values()), ())
+            every = (
+                notes
+                + sum((n for _, n in plain_args), ())
+                + sum((n for _, n in plain_kwargs.values()), ())
+            )
             if getattr(raw, "__name__", "") in ("format", "format_map") and not all(
                 _is_plain(v) for v in [*values, *kvalues.values()]
             ):
                 return Unknown(line, "str.format of values that are not plain data")
-            if any(isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SIZE for v in values):
+            if any(
+                isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SIZE for v in values
+            ):
                 raise _TooMuch
             return self.real(lambda: raw(*values, **kvalues), every, line)
         return Unknown(line, "a call of a value the import does not follow")
 
-    def call_builtin(self, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
+    def call_builtin(
+        self, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
         values: list[Any] = []
         notes: tuple[tuple[int, str], ...] = ()
         for arg in args:
@@ -1049,11 +1084,29 @@ class _Reader:
             return Unknown(line, "isinstance() is not read statically")
         if func is range and any(abs(v) > MAX_SIZE for v in values if isinstance(v, int)):
             raise _TooMuch
-        if func in (len, list, tuple, dict, sorted, reversed, enumerate, zip, min, max, sum, any, all, set, frozenset):
+        if func in (
+            len,
+            list,
+            tuple,
+            dict,
+            sorted,
+            reversed,
+            enumerate,
+            zip,
+            min,
+            max,
+            sum,
+            any,
+            all,
+            set,
+            frozenset,
+        ):
             # containers may hold the reader's records (tasks, DAGs): that is fine here
             pass
         elif not all(_is_plain(v) for v in [*values, *kvalues.values()]):
-            return Unknown(line, f"{getattr(func, '__name__', 'builtin')}() of values that are not plain data")
+            return Unknown(
+                line, f"{getattr(func, '__name__', 'builtin')}() of values that are not plain data"
+            )
 
         def compute() -> Any:
             result = func(*values, **kvalues)
@@ -1063,7 +1116,9 @@ class _Reader:
 
         return self.real(compute, notes, line)
 
-    def call_function(self, func: FuncObj, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
+    def call_function(
+        self, func: FuncObj, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
         if self.depth >= MAX_CALL_DEPTH:
             return Unknown(line, f"{func.name}() calls too deep to be read statically")
         local = self.bind_arguments(func, args, kwargs, line)
@@ -1087,7 +1142,13 @@ class _Reader:
         spec = func.node.args
         local: dict[str, Any] = {"<closure>": func.closure} if func.closure is not None else {}
         positional = [*spec.posonlyargs, *spec.args]
-        defaults = dict(zip([a.arg for a in positional][len(positional) - len(func.defaults):], func.defaults, strict=True))
+        defaults = dict(
+            zip(
+                [a.arg for a in positional][len(positional) - len(func.defaults) :],
+                func.defaults,
+                strict=True,
+            )
+        )
         rest = list(args)
         for param in positional:
             if rest:
@@ -1097,7 +1158,9 @@ class _Reader:
             elif param.arg in defaults:
                 local[param.arg] = defaults[param.arg]
             else:
-                local[param.arg] = Unknown(line, f"argument {param.arg!r} of {func.name}() not given")
+                local[param.arg] = Unknown(
+                    line, f"argument {param.arg!r} of {func.name}() not given"
+                )
         if spec.vararg is not None:
             local[spec.vararg.arg] = tuple(rest)
         elif rest:
@@ -1108,7 +1171,9 @@ class _Reader:
             elif param.arg in func.kw_defaults:
                 local[param.arg] = func.kw_defaults[param.arg]
             else:
-                local[param.arg] = Unknown(line, f"argument {param.arg!r} of {func.name}() not given")
+                local[param.arg] = Unknown(
+                    line, f"argument {param.arg!r} of {func.name}() not given"
+                )
         if spec.kwarg is not None:
             local[spec.kwarg.arg] = dict(kwargs)
         elif kwargs:
@@ -1122,7 +1187,9 @@ class _Reader:
     def call_known(self, known: Known, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
         path = known.path
         if path.startswith("airflow") and ".timezone." in path:
-            path = "airflow.utils.timezone." + known.last  # sdk, compat and utils spell the same helpers
+            path = (
+                "airflow.utils.timezone." + known.last
+            )  # sdk, compat and utils spell the same helpers
         handler = _LIBRARY_CALLS.get(path)
         if handler is not None:
             return handler(self, args, kwargs, line)
@@ -1150,11 +1217,17 @@ class _Reader:
         if name in ("TaskGroup",):
             group_id = kwargs.get("group_id", args[0] if args else None)
             prefix = kwargs.get("prefix_group_id", True)
-            return GroupObj(group_id if isinstance(group_id, str) else None, prefix is not False, line)
+            return GroupObj(
+                group_id if isinstance(group_id, str) else None, prefix is not False, line
+            )
         kind = _decorator_kind(known)
         if kind is not None:
-            if args and isinstance(unflag(args[0])[0], FuncObj):  # @dag without parentheses, used as a call
-                return self.decorate(Decorator(kind, kwargs, line), unflag(args[0])[0], _fake_def(line))
+            if args and isinstance(
+                unflag(args[0])[0], FuncObj
+            ):  # @dag without parentheses, used as a call
+                return self.decorate(
+                    Decorator(kind, kwargs, line), unflag(args[0])[0], _fake_def(line)
+                )
             return Decorator(kind, kwargs, line)
         if name in ("chain", "chain_linear", "cross_downstream", "Label", "Param"):
             return None
@@ -1223,7 +1296,9 @@ class _Reader:
         if not isinstance(task_id, str):
             reason = task_id.reason if isinstance(task_id, Unknown) else "no task_id"
             if dag is not None:
-                dag.caveats.append((line, f"a task made at this line has an id not read statically: {reason}"))
+                dag.caveats.append(
+                    (line, f"a task made at this line has an id not read statically: {reason}")
+                )
             return Unknown(line, f"{path}(...) without a task_id read statically")
         task = TaskObj(self.prefixed(task_id), line, kwargs.get("outlets"), kwargs.get("inlets"))
         if dag is not None:
@@ -1239,19 +1314,26 @@ class _Reader:
                 task.inlets = defaults["inlets"]
         if task.task_id in dag.task_ids:
             if not unique:
-                dag.caveats.append((task.line, f"task id {task.task_id!r} is used twice (Airflow refuses it)"))
+                dag.caveats.append(
+                    (task.line, f"task id {task.task_id!r} is used twice (Airflow refuses it)")
+                )
                 return
             task.task_id = _unique_task_id(task.task_id, dag.task_ids)
         dag.task_ids[task.task_id] = task.line
         dag.tasks.append(task)
 
-    def call_task_func(self, func: TaskFunc, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
+    def call_task_func(
+        self, func: TaskFunc, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
         if func.kind == "dag":
             return self.call_dag_func(func, args, kwargs, line)
         if func.kind == "task_group":
             group_id = unflag(func.kwargs.get("group_id", func.func.name))[0]
-            group = GroupObj(group_id if isinstance(group_id, str) else func.func.name,
-                             func.kwargs.get("prefix_group_id", True) is not False, line)
+            group = GroupObj(
+                group_id if isinstance(group_id, str) else func.func.name,
+                func.kwargs.get("prefix_group_id", True) is not False,
+                line,
+            )
             dag = self.current_dag(func.kwargs)
             if dag is not None and group.group_id is not None:
                 # @task_group adds a suffix on collision (TaskGroup(add_suffix_on_collision=True)).
@@ -1273,12 +1355,16 @@ class _Reader:
         if not isinstance(task_id, str):
             return Unknown(line, "a @task whose task_id is not read statically")
         dag = self.current_dag(func.kwargs)
-        task = TaskObj(self.prefixed(task_id), line, func.kwargs.get("outlets"), func.kwargs.get("inlets"))
+        task = TaskObj(
+            self.prefixed(task_id), line, func.kwargs.get("outlets"), func.kwargs.get("inlets")
+        )
         if dag is not None:
             self.add_task(dag, task, unique=True)
         return task
 
-    def call_dag_func(self, func: TaskFunc, args: list[Any], kwargs: dict[str, Any], line: int) -> DagObj:
+    def call_dag_func(
+        self, func: TaskFunc, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> DagObj:
         dag_kwargs = dict(func.kwargs)
         dag_kwargs.setdefault("dag_id", func.func.name)
         dag = self.make_dag([], dag_kwargs, func.line)
@@ -1291,7 +1377,9 @@ class _Reader:
         self.register(dag)
         return dag
 
-    def call_method(self, method: _Method, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
+    def call_method(
+        self, method: _Method, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
         owner, name = method.owner, method.name
         if isinstance(owner, TaskFunc) and name in ("override", "partial"):
             return TaskFunc(owner.kind, owner.func, {**owner.kwargs, **kwargs}, owner.line)
@@ -1302,13 +1390,15 @@ class _Reader:
         if isinstance(owner, UserClass) and name == "partial":
             return self.make_task(f"{owner.name}.partial", args, kwargs, line)
         if isinstance(owner, Decorator):
-            return Decorator(f"{owner.kind}.{name}" if owner.kind == "asset" else owner.kind, kwargs, line)
+            return Decorator(
+                f"{owner.kind}.{name}" if owner.kind == "asset" else owner.kind, kwargs, line
+            )
         return Unknown(line, f".{name}(...) is not read statically")
 
 
 @dataclass(frozen=True, slots=True)
 class _Method:
-    """``x.name`` of a reader record, waiting to be called (``.override(...)``, ``.expand(...)``)."""
+    """``x.name`` of a reader record, waiting for its call (``.override(...)``...)."""
 
     owner: Any
     name: str
@@ -1367,7 +1457,7 @@ def _bound_to_safe(func: Any) -> bool:
         return False
     if isinstance(owner, type):
         return owner in (dt.datetime, dt.date, dt.timedelta, str, dict, int, float)
-    return isinstance(owner, _SAFE_TYPES) or isinstance(owner, pendulum.DateTime | pendulum.Date)
+    return isinstance(owner, (_SAFE_TYPES, pendulum.DateTime | pendulum.Date))
 
 
 def _as_load(target: ast.expr) -> ast.expr:
@@ -1375,7 +1465,12 @@ def _as_load(target: ast.expr) -> ast.expr:
 
 
 def _fake_def(line: int) -> ast.FunctionDef:
-    node = ast.FunctionDef(name="<decorated>", args=ast.arguments([], [], None, [], [], None, []), body=[], decorator_list=[])
+    node = ast.FunctionDef(
+        name="<decorated>",
+        args=ast.arguments([], [], None, [], [], None, []),
+        body=[],
+        decorator_list=[],
+    )
     node.lineno = line
     return node
 
@@ -1384,7 +1479,9 @@ def _unique_task_id(task_id: str, used: dict[str, int]) -> str:
     """Airflow's ``get_unique_task_id``: ``name``, then ``name__1``, ``name__2``..."""
     core = re.split(r"__\d+$", task_id)[0]
     suffixes = sorted(
-        int(re.split(r"^.+__", tid)[1]) for tid in used if re.match(rf"^{re.escape(core)}__\d+$", tid)
+        int(re.split(r"^.+__", tid)[1])
+        for tid in used
+        if re.match(rf"^{re.escape(core)}__\d+$", tid)
     )
     if not suffixes:
         return f"{core}__1"
@@ -1424,7 +1521,7 @@ def _utc(value: dt.datetime) -> dt.datetime:
 def _airflow_datetime(*args: Any, **kwargs: Any) -> dt.datetime:
     """``airflow.utils.timezone.datetime``: a naive datetime gets the default zone (UTC)."""
     kwargs.setdefault("tzinfo", dt.UTC)
-    return dt.datetime(*args, **kwargs)
+    return dt.datetime(*args, **kwargs)  # noqa: DTZ001 - tzinfo is always set above
 
 
 def _zone(name: Any) -> Any:
@@ -1433,12 +1530,18 @@ def _zone(name: Any) -> Any:
 
 def _pure(func: Callable[..., Any]) -> Callable[[Any, list[Any], dict[str, Any], int], Any]:
     def handler(reader: Any, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
-        return reader.apply(func, args, kwargs, line) if _bound_to_safe(func) else _run_pure(reader, func, args, kwargs, line)
+        return (
+            reader.apply(func, args, kwargs, line)
+            if _bound_to_safe(func)
+            else _run_pure(reader, func, args, kwargs, line)
+        )
 
     return handler
 
 
-def _run_pure(reader: Any, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
+def _run_pure(
+    reader: Any, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], line: int
+) -> Any:
     values: list[Any] = []
     notes: tuple[tuple[int, str], ...] = ()
     for arg in args:
@@ -1494,22 +1597,20 @@ _LIBRARY_CALLS: dict[str, Callable[[Any, list[Any], dict[str, Any], int], Any]] 
 }
 
 _PARSE_TIME: dict[str, Callable[[dt.datetime, Any], Any]] = {
-    "datetime.datetime.now": lambda at, tz: at.astimezone(tz).replace(tzinfo=None)
-    if tz is None
-    else at.astimezone(tz),
+    "datetime.datetime.now": lambda at, tz: (
+        at.astimezone(tz).replace(tzinfo=None) if tz is None else at.astimezone(tz)
+    ),
     "datetime.datetime.today": lambda at, tz: at.replace(tzinfo=None),
     "datetime.datetime.utcnow": lambda at, tz: at.astimezone(dt.UTC).replace(tzinfo=None),
     "datetime.date.today": lambda at, tz: at.date(),
     "pendulum.now": lambda at, tz: pendulum.instance(at).in_timezone(tz or "UTC"),
     "pendulum.today": lambda at, tz: pendulum.instance(at).in_timezone(tz or "UTC").start_of("day"),
-    "pendulum.yesterday": lambda at, tz: pendulum.instance(at)
-    .in_timezone(tz or "UTC")
-    .start_of("day")
-    .subtract(days=1),
-    "pendulum.tomorrow": lambda at, tz: pendulum.instance(at)
-    .in_timezone(tz or "UTC")
-    .start_of("day")
-    .add(days=1),
+    "pendulum.yesterday": lambda at, tz: (
+        pendulum.instance(at).in_timezone(tz or "UTC").start_of("day").subtract(days=1)
+    ),
+    "pendulum.tomorrow": lambda at, tz: (
+        pendulum.instance(at).in_timezone(tz or "UTC").start_of("day").add(days=1)
+    ),
     "airflow.utils.timezone.utcnow": lambda at, tz: pendulum.instance(at).in_timezone("UTC"),
     "airflow.sdk.timezone.utcnow": lambda at, tz: pendulum.instance(at).in_timezone("UTC"),
     "time.time": lambda at, tz: at.timestamp(),
@@ -1532,13 +1633,18 @@ _KNOWN_VALUES: dict[str, Any] = {
 
 
 def _known_value(known: Known) -> Any:
-    """A library constant as its value: ``timezone.utc``, ``TriggerRule.ALL_SUCCESS`` (a str enum)."""
+    """A library constant as its value: ``timezone.utc``, ``TriggerRule.ALL_SUCCESS`` (str enum)."""
     if known.path in _KNOWN_VALUES:
         return _KNOWN_VALUES[known.path]
     parts = known.path.split(".")
-    if known.path.startswith("airflow") and len(parts) >= 2 and parts[-1].isupper():
-        if parts[-2] in ("TriggerRule", "Direction", "WeightRule", "DagRunType"):
-            return parts[-1].lower()
+    enums = ("TriggerRule", "Direction", "WeightRule", "DagRunType")
+    if (
+        known.path.startswith("airflow")
+        and len(parts) >= 2
+        and parts[-1].isupper()
+        and (parts[-2] in enums)
+    ):
+        return parts[-1].lower()
     return known
 
 

@@ -129,12 +129,18 @@ class ImportReport:
 
     def summary(self) -> str:
         """A few lines for a person: counts, then every unresolved item as file:line."""
-        by_status = {s: sum(1 for d in self.dags if d.status == s) for s in ("imported", "partial", "skipped")}
-        files = {s: sum(1 for f in self.files if f.status == s) for s in ("parsed", "skipped", "error")}
+        by_status = {
+            s: sum(1 for d in self.dags if d.status == s)
+            for s in ("imported", "partial", "skipped")
+        }
+        files = {
+            s: sum(1 for f in self.files if f.status == s) for s in ("parsed", "skipped", "error")
+        }
         lines = [
             f"{len(self.files)} files: {files['parsed']} parsed, {files['skipped']} skipped, "
             f"{files['error']} unreadable",
-            f"{len(self.dags)} DAGs: {by_status['imported']} imported, {by_status['partial']} partial, "
+            f"{len(self.dags)} DAGs: {by_status['imported']} imported, "
+            f"{by_status['partial']} partial, "
             f"{by_status['skipped']} skipped",
             f"every task lasts {self.task_duration} (the stated default; change it per task); "
             f"parse-time values read at {self.parsed_at}",

@@ -43,7 +43,9 @@ def build_scenario(
     return Scenario(name=name, clock=clock, dags=model_dags, asset_dags=asset_dags, extras=extras)
 
 
-def _provenance(file: str, line: int, tags: tuple[str, ...], unresolved: list[object]) -> JsonObject:
+def _provenance(
+    file: str, line: int, tags: tuple[str, ...], unresolved: list[object]
+) -> JsonObject:
     out: JsonObject = {"x-source": {"file": file, "line": line}}
     if tags:
         out["x-tags"] = list(tags)

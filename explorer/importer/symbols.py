@@ -16,8 +16,8 @@ from typing import Any
 
 __all__ = [
     "AfCall",
-    "Decorator",
     "DagObj",
+    "Decorator",
     "Flagged",
     "FuncObj",
     "GroupObj",
@@ -197,7 +197,7 @@ class Decorator:
 
 @dataclass(slots=True)
 class TaskFunc:
-    """A function under ``@dag``, ``@task``, ``@task_group`` (``kind``), with the decorator's args."""
+    """A function under ``@dag``, ``@task`` or ``@task_group`` (``kind``); the decorator's args."""
 
     kind: str
     func: FuncObj

@@ -12,7 +12,8 @@ import pendulum
 from airflow.sdk import DAG, Asset, Variable
 from airflow.providers.standard.operators.empty import EmptyOperator
 
-with DAG("producer", schedule="0 6 * * *", start_date=pendulum.datetime(2025, 1, 1, tz="Europe/Paris")):
+with DAG("producer", schedule="0 6 * * *",
+         start_date=pendulum.datetime(2025, 1, 1, tz="Europe/Paris")):
     EmptyOperator(task_id="write", outlets=[Asset("orders")])
 with DAG("consumer", schedule=[Asset("orders")], start_date=pendulum.datetime(2025, 1, 1)):
     EmptyOperator(task_id="read")
@@ -32,20 +33,38 @@ def test_import_writes_a_scenario_that_validates_and_simulates(tmp_path: Path) -
     root = _project(tmp_path)
     out, report = tmp_path / "out.json", tmp_path / "report.json"
     result = explorer(
-        "import", str(root), "-o", str(out), "--report", str(report),
-        "--at", "2025-03-01T00:00:00Z", "--task-duration", "PT5M", cwd=tmp_path,
+        "import",
+        str(root),
+        "-o",
+        str(out),
+        "--report",
+        str(report),
+        "--at",
+        "2025-03-01T00:00:00Z",
+        "--task-duration",
+        "PT5M",
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     assert "3 DAGs: 2 imported, 1 partial, 0 skipped" in result.stderr
-    assert "pipeline.py:10: unknown.schedule: read from an Airflow Variable" in result.stderr
+    assert "pipeline.py:11: unknown.schedule: read from an Airflow Variable" in result.stderr
     data = json.loads(report.read_text(encoding="utf-8"))
     assert set(data) >= {"dags", "files"}
     assert {d["dag_id"]: d["status"] for d in data["dags"]} == {
-        "producer": "imported", "consumer": "imported", "unknown": "partial"}
+        "producer": "imported",
+        "consumer": "imported",
+        "unknown": "partial",
+    }
     unresolved = next(d for d in data["dags"] if d["dag_id"] == "unknown")["unresolved"]
-    assert unresolved[0]["field"] == "schedule" and unresolved[0]["line"] == 10
-    assert data["files"] == [{"file": "pipeline.py", "status": "parsed", "reason": None,
-                              "dag_ids": ["producer", "consumer", "unknown"]}]
+    assert unresolved[0]["field"] == "schedule" and unresolved[0]["line"] == 11
+    assert data["files"] == [
+        {
+            "file": "pipeline.py",
+            "status": "parsed",
+            "reason": None,
+            "dag_ids": ["producer", "consumer", "unknown"],
+        }
+    ]
     assert explorer("validate", str(out)).returncode == 0
     simulated = explorer("simulate", str(out), "--format", "json")
     assert simulated.returncode == 0, simulated.stderr
@@ -55,10 +74,18 @@ def test_import_writes_a_scenario_that_validates_and_simulates(tmp_path: Path) -
     assert nxt.returncode == 0, nxt.stderr
     # catchup unset (False by default): the latest tick before the deployment comes first (TT-5).
     assert json.loads(nxt.stdout) == [
-        {"logical_date": "2025-02-28T05:00:00Z", "data_interval_start": "2025-02-28T05:00:00Z",
-         "data_interval_end": "2025-02-28T05:00:00Z", "run_after": "2025-02-28T05:00:00Z"},
-        {"logical_date": "2025-03-01T05:00:00Z", "data_interval_start": "2025-03-01T05:00:00Z",
-         "data_interval_end": "2025-03-01T05:00:00Z", "run_after": "2025-03-01T05:00:00Z"},
+        {
+            "logical_date": "2025-02-28T05:00:00Z",
+            "data_interval_start": "2025-02-28T05:00:00Z",
+            "data_interval_end": "2025-02-28T05:00:00Z",
+            "run_after": "2025-02-28T05:00:00Z",
+        },
+        {
+            "logical_date": "2025-03-01T05:00:00Z",
+            "data_interval_start": "2025-03-01T05:00:00Z",
+            "data_interval_end": "2025-03-01T05:00:00Z",
+            "run_after": "2025-03-01T05:00:00Z",
+        },
     ]
 
 

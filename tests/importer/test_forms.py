@@ -3,7 +3,25 @@
 
 from __future__ import annotations
 
-from tests.importer.conftest import Project
+import ast
+
+from explorer.importer.convert import ConvertedDag, convert_dag
+from explorer.importer.project import module_finder
+from explorer.importer.reader import ModuleLoader, read_module
+
+from tests.importer.conftest import AT, Project
+
+
+def converted(project: Project) -> dict[str, ConvertedDag]:
+    """Every DAG of the project as the converter reads it (before the scenario model)."""
+    out: dict[str, ConvertedDag] = {}
+    loader = ModuleLoader(module_finder(project.root), AT)
+    for path in sorted(project.root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for dag in read_module(tree, path.name, loader).dags:
+            result = convert_dag(dag, file=path.name)
+            out[result.dag_id] = result
+    return out
 
 HEADER = """
 import pendulum
@@ -119,7 +137,8 @@ def test_every_timetable_constructor(project: Project) -> None:
         HEADER
         + """
 from airflow.timetables.trigger import (
-    CronTriggerTimetable, MultipleCronTriggerTimetable, DeltaTriggerTimetable, CronPartitionTimetable,
+    CronTriggerTimetable, MultipleCronTriggerTimetable, DeltaTriggerTimetable,
+    CronPartitionTimetable,
 )
 from airflow.timetables.interval import CronDataIntervalTimetable, DeltaDataIntervalTimetable
 from airflow.timetables.events import EventsTimetable
@@ -131,7 +150,8 @@ tables = {
     "multi": MultipleCronTriggerTimetable("0 1 * * *", "30 13 * * *", timezone="UTC"),
     "delta_trigger": DeltaTriggerTimetable(timedelta(minutes=90)),
     "partition": CronPartitionTimetable("0 * * * *", timezone="UTC", key_format="%Y-%m-%dT%H"),
-    "data_interval": CronDataIntervalTimetable("0 0 * * 1", timezone=pendulum.timezone("Europe/Berlin")),
+    "data_interval": CronDataIntervalTimetable(
+        "0 0 * * 1", timezone=pendulum.timezone("Europe/Berlin")),
     "delta_interval": DeltaDataIntervalTimetable(timedelta(days=1)),
     "events": EventsTimetable(event_dates=[pendulum.datetime(2024, 5, 1, tz="UTC"),
                                            pendulum.datetime(2024, 6, 1, 8, tz="UTC")]),
@@ -144,15 +164,21 @@ for name, table in tables.items():
     dags = project.dags()
     assert dags["trigger"]["schedule"] == {
         "timetable": "CronTriggerTimetable",
-        "args": {"cron": "0 3 * * *", "timezone": "Asia/Tokyo", "interval": "PT1H",
-                 "run_immediately": True},
+        "args": {
+            "cron": "0 3 * * *",
+            "timezone": "Asia/Tokyo",
+            "interval": "PT1H",
+            "run_immediately": True,
+        },
     }
     assert dags["multi"]["schedule"] == {
         "timetable": "MultipleCronTriggerTimetable",
         "args": {"crons": ["0 1 * * *", "30 13 * * *"], "timezone": "UTC"},
     }
     assert dags["delta_trigger"]["schedule"] == {
-        "timetable": "DeltaTriggerTimetable", "args": {"delta": "PT1H30M"}}
+        "timetable": "DeltaTriggerTimetable",
+        "args": {"delta": "PT1H30M"},
+    }
     assert dags["partition"]["schedule"] == {
         "timetable": "CronPartitionTimetable",
         "args": {"cron": "0 * * * *", "timezone": "UTC", "key_format": "%Y-%m-%dT%H"},
@@ -162,7 +188,9 @@ for name, table in tables.items():
         "args": {"cron": "0 0 * * 1", "timezone": "Europe/Berlin"},
     }
     assert dags["delta_interval"]["schedule"] == {
-        "timetable": "DeltaDataIntervalTimetable", "args": {"delta": "P1D"}}
+        "timetable": "DeltaDataIntervalTimetable",
+        "args": {"delta": "P1D"},
+    }
     assert dags["events"]["schedule"] == {
         "timetable": "EventsTimetable",
         "args": {"event_dates": ["2024-05-01T00:00:00Z", "2024-06-01T08:00:00Z"]},
@@ -242,8 +270,10 @@ with DAG("rollup", start_date=datetime(2024, 1, 1),
     assert dags["either"]["schedule"] == {
         "timetable": "AssetOrTimeSchedule",
         "args": {
-            "timetable": {"timetable": "CronTriggerTimetable",
-                          "args": {"cron": "0 4 * * *", "timezone": "UTC"}},
+            "timetable": {
+                "timetable": "CronTriggerTimetable",
+                "args": {"cron": "0 4 * * *", "timezone": "UTC"},
+            },
             "assets": {"any": [{"asset": {"name": "raw"}}, {"asset": {"name": "hourly"}}]},
         },
     }
@@ -258,8 +288,10 @@ with DAG("rollup", start_date=datetime(2024, 1, 1),
                     "mapper": {
                         "mapper": "RollupMapper",
                         "args": {
-                            "upstream_mapper": {"mapper": "StartOfDayMapper",
-                                                "args": {"timezone": "UTC"}},
+                            "upstream_mapper": {
+                                "mapper": "StartOfDayMapper",
+                                "args": {"timezone": "UTC"},
+                            },
                             "window": {"window": "DayWindow"},
                             "wait_policy": {"policy": "MinimumCount", "args": {"n": 2}},
                         },
@@ -276,9 +308,11 @@ def test_start_date_zone_forms(project: Project) -> None:
         "zones.py",
         HEADER
         + """
-with DAG("pz", schedule="@daily", start_date=datetime(2024, 7, 1, tzinfo=pendulum.timezone("Asia/Kolkata"))):
+with DAG("pz", schedule="@daily",
+         start_date=datetime(2024, 7, 1, tzinfo=pendulum.timezone("Asia/Kolkata"))):
     pass
-with DAG("zi", schedule="@daily", start_date=datetime(2024, 1, 1, 6, tzinfo=ZoneInfo("America/Chicago"))):
+with DAG("zi", schedule="@daily",
+         start_date=datetime(2024, 1, 1, 6, tzinfo=ZoneInfo("America/Chicago"))):
     pass
 with DAG("utc", schedule="@daily", start_date=datetime(2024, 1, 1, tzinfo=timezone.utc)):
     pass
@@ -286,10 +320,17 @@ with DAG("utc", schedule="@daily", start_date=datetime(2024, 1, 1, tzinfo=timezo
     )
     dags = project.dags()
     assert (dags["pz"]["timezone"], dags["pz"]["start_date"]) == (
-        "Asia/Kolkata", "2024-07-01T00:00:00+05:30")
+        "Asia/Kolkata",
+        "2024-07-01T00:00:00+05:30",
+    )
     assert (dags["zi"]["timezone"], dags["zi"]["start_date"]) == (
-        "America/Chicago", "2024-01-01T06:00:00-06:00")
-    assert (dags["utc"].get("timezone", "UTC"), dags["utc"]["start_date"]) == ("UTC", "2024-01-01T00:00:00Z")
+        "America/Chicago",
+        "2024-01-01T06:00:00-06:00",
+    )
+    assert (dags["utc"].get("timezone", "UTC"), dags["utc"]["start_date"]) == (
+        "UTC",
+        "2024-01-01T00:00:00Z",
+    )
 
 
 def test_tasks_operators_task_decorator_groups_outlets_inlets(project: Project) -> None:
@@ -322,7 +363,14 @@ with DAG("tasks", schedule=None, start_date=datetime(2024, 1, 1)):
     )
     tasks = {t["task_id"]: t for t in project.dags()["tasks"]["tasks"]}
     assert list(tasks) == [
-        "first", "emit", "renamed", "grp.inner", "grp.deep", "block.step", "block__1.step"]
+        "first",
+        "emit",
+        "renamed",
+        "grp.inner",
+        "grp.deep",
+        "block.step",
+        "block__1.step",
+    ]
     assert tasks["first"]["outlets"] == [{"asset": {"name": "out"}}]
     assert tasks["first"]["inlets"] == [{"asset": {"name": "in"}}]
     assert tasks["emit"]["outlets"] == [{"alias": {"name": "late"}}]
@@ -390,7 +438,7 @@ globals()["factory_hourly"] = make("factory_hourly", 1)
     assert dags["sales_load_us"]["tasks"][0]["task_id"] == "load_us"
     assert dags["factory_daily"]["schedule"] == {"timedelta": "P1D"}
     assert dags["factory_hourly"]["schedule"] == {"timedelta": "PT1H"}
-    assert dags["sales_load_eu"]["tags"] == ["sales", "EU"]
+    assert converted(project)["sales_load_eu"].tags == ("sales", "EU")
 
 
 def test_only_the_last_assigned_dag_of_a_loop_is_kept_as_in_dagbag(project: Project) -> None:
@@ -417,8 +465,10 @@ with DAG("set", schedule="@daily", start_date=datetime(2024, 1, 1), catchup=Fals
     pass
 """,
     )
-    dags = project.dags()
-    assert "catchup" not in dags["unset"] and "max_active_runs" not in dags["unset"]
-    assert (dags["set"]["catchup"], dags["set"]["max_active_runs"]) == (False, 16)
-    assert dags["set"]["is_paused_upon_creation"] is True
-    assert dags["set"]["end_date"] == "2025-01-01T00:00:00Z"
+    dags = converted(project)
+    # DEP-7: left out of the file means unset (the options decide), not the default value.
+    assert (dags["unset"].catchup, dags["unset"].max_active_runs) == (None, None)
+    assert (dags["set"].catchup, dags["set"].max_active_runs) == (False, 16)
+    assert dags["set"].is_paused_upon_creation is True
+    assert dags["set"].end_date is not None
+    assert dags["set"].end_date.text == "2025-01-01T00:00:00Z"

@@ -84,7 +84,9 @@ def test_unreadable_files_are_reported_and_never_stop_the_rest(project: Project)
     )
     result = project.run()
     files = {f.file: f for f in result.report.files}
-    assert files["broken.py"].status == "error" and "SyntaxError at line 2" in str(files["broken.py"].reason)
+    assert files["broken.py"].status == "error" and "SyntaxError at line 2" in str(
+        files["broken.py"].reason
+    )
     assert files["latin.py"].status == "error" and "not UTF-8" in str(files["latin.py"].reason)
     assert files["huge.py"].status == "skipped" and "10 MB" in str(files["huge.py"].reason)
     assert files["plain.py"].status == "skipped" and "safe mode" in str(files["plain.py"].reason)
@@ -96,7 +98,10 @@ def test_unreadable_files_are_reported_and_never_stop_the_rest(project: Project)
 def test_airflowignore_glob_by_default_and_symlinks_leaving_the_root(
     project: Project, tmp_path: Path
 ) -> None:
-    dag = "from datetime import datetime\nfrom airflow.sdk import DAG\nwith DAG({!r}, schedule=None, start_date=datetime(2024, 1, 1)): pass\n"
+    dag = (
+        "from datetime import datetime\nfrom airflow.sdk import DAG\n"
+        "with DAG({!r}, schedule=None, start_date=datetime(2024, 1, 1)): pass\n"
+    )
     project.write(".airflowignore", "# scratch work\nscratch_*.py\nold/\n")
     project.write("scratch_one.py", dag.format("scratch"))
     project.write("old/legacy.py", dag.format("legacy"))
@@ -108,21 +113,32 @@ def test_airflowignore_glob_by_default_and_symlinks_leaving_the_root(
     result = project.run()
     assert [d.dag_id for d in result.scenario.dags] == ["fine"]
     files = {f.file: f for f in result.report.files}
-    assert files["link"].status == "skipped" and "leaving the imported root" in str(files["link"].reason)
+    assert files["link"].status == "skipped" and "leaving the imported root" in str(
+        files["link"].reason
+    )
     assert "matched by .airflowignore" in str(files["scratch_one.py"].reason)
 
 
 def test_airflowignore_regexp_when_configured(project: Project) -> None:
     from explorer.importer.project import run_import
 
-    dag = "from datetime import datetime\nfrom airflow.sdk import DAG\nwith DAG({!r}, schedule=None, start_date=datetime(2024, 1, 1)): pass\n"
+    dag = (
+        "from datetime import datetime\nfrom airflow.sdk import DAG\n"
+        "with DAG({!r}, schedule=None, start_date=datetime(2024, 1, 1)): pass\n"
+    )
     project.write(".airflowignore", "^tmp_.*\nsub/skip\n")
     project.write("tmp_a.py", dag.format("a"))
     project.write("sub/skip_me.py", dag.format("b"))
     project.write("sub/keep.py", dag.format("c"))
     result = run_import(
-        [project.root], parsed_at=AT, task_duration=__import__("datetime").timedelta(minutes=5),
-        base_dir=None, name=None, progress=None, cancel=None, ignore_syntax="regexp",
+        [project.root],
+        parsed_at=AT,
+        task_duration=__import__("datetime").timedelta(minutes=5),
+        base_dir=None,
+        name=None,
+        progress=None,
+        cancel=None,
+        ignore_syntax="regexp",
     )
     assert [d.dag_id for d in result.scenario.dags] == ["c"]
 
@@ -164,11 +180,10 @@ def test_airflow_2_forms_are_reported_with_airflow_3s_reason(project: Project) -
         "from datetime import datetime\nfrom airflow import DAG\n"
         "with DAG('old', schedule_interval='@daily', start_date=datetime(2024, 1, 1)): pass\n",
     )
+    project.write("days.py", "from airflow.utils.dates import days_ago\nfrom airflow import DAG\n")
     project.write(
-        "days.py", "from airflow.utils.dates import days_ago\nfrom airflow import DAG\n"
-    )
-    project.write(
-        "moved.py", "from airflow.operators.bash_operator import BashOperator\nfrom airflow import DAG\n"
+        "moved.py",
+        "from airflow.operators.bash_operator import BashOperator\nfrom airflow import DAG\n",
     )
     report = project.run().report
     reasons = {f.file: str(f.reason) for f in report.files}
@@ -192,7 +207,10 @@ def test_report_json_shape_progress_and_cancel(project: Project) -> None:
     assert data["dags"] == [
         {"dag_id": "one", "file": "one.py", "line": 3, "status": "imported", "unresolved": []}
     ]
-    assert {f["file"]: f["status"] for f in data["files"]} == {"one.py": "parsed", "two.py": "parsed"}
+    assert {f["file"]: f["status"] for f in data["files"]} == {
+        "one.py": "parsed",
+        "two.py": "parsed",
+    }
     assert data["task_duration"] == "PT10M"
 
     from explorer.importer import ImportCancelled

@@ -8,15 +8,19 @@ simulating them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from os import PathLike
+from pathlib import Path
 from typing import Literal
 
+from explorer.importer.api import import_paths
 from explorer.importer.report import ImportReport
 from explorer.importer.result import ImportResult
-from explorer.scenario.model import Scenario
+from explorer.scenario.model import Dag, Scenario
+from explorer.scenario.values import Duration, Instant
 
 __all__ = ["Change", "ReimportResult", "merge_reimport", "reimport"]
 
@@ -51,7 +55,68 @@ class ReimportResult:
 
 def merge_reimport(old: Scenario, fresh: ImportResult) -> ReimportResult:
     """``fresh`` with ``old``'s layout, script and supplied values; the changes between them."""
-    raise NotImplementedError("lands with the format-2 model")
+    old_dags = {d.dag_id: d for d in old.dags}
+    merged: list[Dag] = []
+    changes: list[Change] = []
+    for dag in fresh.scenario.dags:
+        before = old_dags.get(dag.dag_id)
+        if before is None:
+            changes.append(Change("dag_added", dag.dag_id))
+            merged.append(dag)
+            continue
+        supplied = tuple(getattr(before, "supplied", ()))
+        keep = {name: getattr(before, name) for name in supplied if hasattr(before, name)}
+        after = replace(dag, **keep) if keep else dag
+        changes.extend(_field_changes(before, after))
+        merged.append(after)
+    fresh_ids = {d.dag_id for d in fresh.scenario.dags}
+    changes.extend(Change("dag_removed", d.dag_id) for d in old.dags if d.dag_id not in fresh_ids)
+    scenario = replace(
+        fresh.scenario,
+        name=old.name,
+        description=old.description,
+        dags=tuple(merged),
+        script=old.script,
+        layout={k: v for k, v in old.layout.items()},
+        seed=old.seed,
+        alerts=old.alerts,
+        scheduler=old.scheduler,
+        airflow_config=old.airflow_config,
+        assets=old.assets,
+    )
+    return ReimportResult(scenario, fresh.report, tuple(changes))
+
+
+_COMPARED = (
+    "schedule",
+    "start_date",
+    "end_date",
+    "timezone",
+    "catchup",
+    "max_active_runs",
+    "is_paused_upon_creation",
+)
+
+
+def _text(value: object) -> str:
+    if isinstance(value, Instant):
+        return value.text
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _field_changes(before: Dag, after: Dag) -> list[Change]:
+    out: list[Change] = []
+    for name in _COMPARED:
+        a, b = getattr(before, name), getattr(after, name)
+        if a != b and _text(a) != _text(b):
+            out.append(Change("changed", after.dag_id, name, _text(a), _text(b)))
+    assets_before = [(t.task_id, t.outlets, t.inlets) for t in before.tasks]
+    assets_after = [(t.task_id, t.outlets, t.inlets) for t in after.tasks]
+    if assets_before != assets_after:
+        out.append(
+            Change("changed", after.dag_id, "assets", _text(assets_before), _text(assets_after))
+        )
+    return out
 
 
 def reimport(
@@ -62,5 +127,20 @@ def reimport(
     progress: Callable[[int, int, str], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> ReimportResult:
-    """Import ``old.import.roots`` again (``parsed_at`` defaults to the old one) and merge."""
-    raise NotImplementedError("lands with the format-2 model")
+    """Import ``old``'s import roots again (``parsed_at`` defaults to the old one) and merge."""
+    record = old.extras.get("x-import")
+    if not isinstance(record, dict) or not isinstance(record.get("roots"), list):
+        raise ValueError("this scenario was not made by an import: it names no import roots")
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    roots = [base / str(r) for r in record["roots"]]
+    at = parsed_at or Instant.parse(str(record["parsed_at"])).value
+    duration = Duration.parse(str(record.get("task_duration", "PT10M"))).value
+    fresh = import_paths(
+        roots,
+        parsed_at=at,
+        task_duration=duration,
+        base_dir=base,
+        progress=progress,
+        cancel=cancel,
+    )
+    return merge_reimport(old, fresh)

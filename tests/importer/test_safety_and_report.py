@@ -222,3 +222,28 @@ def test_report_json_shape_progress_and_cancel(project: Project) -> None:
     except ImportCancelled:
         cancelled = True
     assert cancelled
+
+
+def test_reimport_keeps_layout_and_script_and_lists_changes(project: Project) -> None:
+    from dataclasses import replace
+
+    from explorer.importer import merge_reimport
+
+    dag = (
+        "from datetime import datetime\nfrom airflow.sdk import DAG\n"
+        "with DAG({!r}, schedule={!r}, start_date=datetime(2024, 1, 1)): pass\n"
+    )
+    project.write("a.py", dag.format("kept", "@daily"))
+    project.write("b.py", dag.format("gone", "@hourly"))
+    first = project.run().scenario
+    opened = replace(first, layout={"kept": (10.0, 20.0)})
+    (project.root / "b.py").unlink()
+    project.write("a.py", dag.format("kept", "0 3 * * *"))
+    project.write("c.py", dag.format("new", None))
+    merged = merge_reimport(opened, project.run())
+    assert merged.scenario.layout == {"kept": (10.0, 20.0)}
+    assert sorted(str(c) for c in merged.changes) == [
+        "gone: removed",
+        'kept: schedule changed from "@daily" to "0 3 * * *"',
+        "new: added",
+    ]

@@ -86,6 +86,12 @@ def _freeze(now: _dt.datetime) -> None:
         if hasattr(module, "utcnow"):
             module.__dict__["utcnow"] = lambda: frozen
     try:
+        import airflow._shared.timezones.timezone as shared_tz
+
+        shared_tz.utcnow = lambda: frozen  # type: ignore[assignment]
+    except ImportError:
+        pass
+    try:
         import airflow.utils.timezone as tzmod
 
         tzmod.utcnow = lambda: frozen  # type: ignore[assignment]

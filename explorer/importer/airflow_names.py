@@ -118,6 +118,7 @@ KEPT_SUBMODULES: dict[str, frozenset[str]] = {
 #: Airflow 2 modules that no longer exist in 3.3.2: importing one fails the whole file.
 REMOVED_MODULES: dict[str, str] = {
     "airflow.contrib": _NO_MODULE,
+    "airflow.datasets": _NO_MODULE + "; use airflow.sdk.Asset",
     "airflow.operators.subdag": _NO_MODULE + "; SubDAGs are gone: use task groups",
 }
 

@@ -156,7 +156,10 @@ class _Converter:
         if isinstance(raw, dt.datetime):
             return raw
         if isinstance(raw, dt.date):
-            raise self.problem(fieldname, "a date, not a datetime: Airflow refuses it")
+            raise Skip(
+                f"{fieldname} is a date, not a datetime: Airflow 3.3 fails the file "
+                "(AttributeError: 'Date' object has no attribute 'utcoffset')"
+            )
         raise self.problem(fieldname, f"{type(raw).__name__} is not a datetime")
 
     def zone_name(self, fieldname: str, tz: Any) -> str:

@@ -80,8 +80,7 @@ def _ignored(path: Path, rules: list[_Rule], base: Path, syntax: IgnoreSyntax) -
     if syntax == "regexp":
         text = str(path.relative_to(base))
         return any(
-            isinstance(r.pattern, re.Pattern) and r.pattern.search(text) is not None
-            for r in rules
+            isinstance(r.pattern, re.Pattern) and r.pattern.search(text) is not None for r in rules
         )
     matched = False
     is_dir = path.is_dir()

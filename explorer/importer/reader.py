@@ -1281,14 +1281,22 @@ class _Reader:
         return self.dag_stack[-1] if self.dag_stack else None
 
     def prefixed(self, task_id: str) -> str:
-        for group in reversed(self.group_stack):
-            if group.group_id and group.prefix:
-                return f"{self.group_prefix()}.{task_id}"
-        return task_id
+        """TaskGroup.child_id: only the innermost group prefixes, with its own full id."""
+        if not self.group_stack:
+            return task_id
+        inner = self.group_stack[-1]
+        full = self.group_prefix()
+        return f"{full}.{task_id}" if inner.prefix and full else task_id
 
     def group_prefix(self) -> str:
-        ids = [g.group_id for g in self.group_stack if g.group_id and g.prefix]
-        return ".".join(ids)
+        """The innermost group's full id: each group's id as its parent's child_id made it."""
+        full = ""
+        parent: GroupObj | None = None
+        for group in self.group_stack:
+            local = group.group_id or ""
+            full = f"{full}.{local}" if parent is not None and parent.prefix and full else local
+            parent = group
+        return full
 
     def make_task(self, path: str, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
         task_id = unflag(kwargs.get("task_id"))[0]
@@ -1337,7 +1345,8 @@ class _Reader:
             dag = self.current_dag(func.kwargs)
             if dag is not None and group.group_id is not None:
                 # @task_group adds a suffix on collision (TaskGroup(add_suffix_on_collision=True)).
-                parent = self.group_prefix()
+                inner = self.group_stack[-1] if self.group_stack else None
+                parent = self.group_prefix() if inner is not None and inner.prefix else ""
                 full = f"{parent}.{group.group_id}" if parent else group.group_id
                 if full in dag.group_ids:
                     unique = _unique_task_id(full, dag.group_ids)

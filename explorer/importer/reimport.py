@@ -129,10 +129,11 @@ def reimport(
 ) -> ReimportResult:
     """Import ``old``'s import roots again (``parsed_at`` defaults to the old one) and merge."""
     record = old.extras.get("x-import")
-    if not isinstance(record, dict) or not isinstance(record.get("roots"), list):
+    listed = record.get("roots") if isinstance(record, dict) else None
+    if not isinstance(record, dict) or not isinstance(listed, list):
         raise ValueError("this scenario was not made by an import: it names no import roots")
     base = Path(base_dir) if base_dir is not None else Path.cwd()
-    roots = [base / str(r) for r in record["roots"]]
+    roots = [base / str(r) for r in listed]
     at = parsed_at or Instant.parse(str(record["parsed_at"])).value
     duration = Duration.parse(str(record.get("task_duration", "PT10M"))).value
     fresh = import_paths(

@@ -8,7 +8,6 @@ import ast
 from explorer.importer.convert import ConvertedDag, convert_dag
 from explorer.importer.project import module_finder
 from explorer.importer.reader import ModuleLoader, read_module
-
 from tests.importer.conftest import AT, Project
 
 
@@ -22,6 +21,7 @@ def converted(project: Project) -> dict[str, ConvertedDag]:
             result = convert_dag(dag, file=path.name)
             out[result.dag_id] = result
     return out
+
 
 HEADER = """
 import pendulum
@@ -64,7 +64,8 @@ def test_assigned_dag_with_tasks_given_dag_and_default_args(project: Project) ->
         "assigned.py",
         HEADER
         + """
-default_args = {"start_date": datetime(2024, 1, 1), "end_date": "2024-12-31", "retries": 2}
+default_args = {"start_date": datetime(2024, 1, 1), "end_date": "2024-12-31T00:00:00",
+                "retries": 2}
 my_dag = DAG("assigned", schedule="@daily", default_args=default_args)
 EmptyOperator(task_id="a", dag=my_dag)
 """,
@@ -202,7 +203,7 @@ def test_asset_conditions_of_every_shape(project: Project) -> None:
         "conditions.py",
         HEADER
         + """
-from airflow.datasets import Dataset
+from airflow.sdk import Asset as Dataset
 
 a = Asset("a")
 b = Asset(name="b", uri="s3://bucket/b")
@@ -367,7 +368,7 @@ with DAG("tasks", schedule=None, start_date=datetime(2024, 1, 1)):
         "emit",
         "renamed",
         "grp.inner",
-        "grp.deep",
+        "deep",
         "block.step",
         "block__1.step",
     ]

@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 import warnings
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,12 @@ def _freeze(now: _dt.datetime) -> None:
         def today(cls) -> Any:  # type: ignore[override]
             return cls.utcnow()
 
-    _dt.datetime = FrozenDateTime  # type: ignore[misc]
+    # DAG files import ``datetime`` while the bag fills: they get a copy of the module whose
+    # ``datetime`` is frozen; libraries imported before keep the real module and class.
+    proxy = types.ModuleType("datetime")
+    proxy.__dict__.update(_dt.__dict__)
+    proxy.datetime = FrozenDateTime  # type: ignore[attr-defined]
+    sys.modules["datetime"] = proxy
     # (datetime.date stays: libraries test isinstance(x, date) against it.)
     pendulum.now = lambda tz="UTC": frozen.in_timezone(tz)  # type: ignore[assignment]
     pendulum.today = lambda tz="UTC": frozen.in_timezone(tz).start_of("day")  # type: ignore[assignment]
@@ -194,8 +200,10 @@ def _describe(sdk_dag: Any, folder: Path) -> dict[str, Any]:
         "timetable": type(table).__name__,
         "timetable_args": serialized,
         "timezone": _zone(dag.timezone),
-        "start_date": _fmt(dag.start_date),
-        "end_date": _fmt(dag.end_date),
+        # What the scheduler restricts runs with (SerializedDAG._time_restriction, TT-2):
+        # the DAG's and its tasks' dates, which the import's DAG dates stand for.
+        "start_date": _fmt(dag._time_restriction.earliest),
+        "end_date": _fmt(dag._time_restriction.latest),
         "catchup": dag.catchup,
         "max_active_runs": dag.max_active_runs,
         "condition": None if condition is None else _asset(condition),
@@ -217,14 +225,13 @@ def main() -> int:
         import airflow.sdk  # noqa: F401
         from airflow.dag_processing.dagbag import BundleDagBag
 
-        real_datetime = _dt.datetime
         _freeze(now)
 
         bag = BundleDagBag(
             dag_folder=folder, bundle_path=folder, bundle_name="diff", safe_mode=True
         )
         # Parsing is over: libraries test isinstance(x, datetime.datetime) from here on.
-        _dt.datetime = real_datetime  # type: ignore[misc]
+        sys.modules["datetime"] = _dt
         errors = {str(k): str(v).strip().splitlines()[-1] for k, v in bag.import_errors.items()}
         dags = []
         for dag in bag.dags.values():

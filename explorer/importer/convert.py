@@ -142,13 +142,14 @@ class _Converter:
         return raw
 
     # ------------------------------------------------------------------ dates and zones
-    def instant(self, fieldname: str, value: Any) -> dt.datetime | None:
+    def instant(self, fieldname: str, value: Any, zone: str = "UTC") -> dt.datetime | None:
+        """A datetime argument; a string is parsed as Airflow's ``timezone.parse`` in ``zone``."""
         raw = self.plain(fieldname, value)
         if raw is None:
             return None
         if isinstance(raw, str):
             try:
-                raw = pendulum.parse(raw, tz="UTC")
+                raw = pendulum.parse(raw, tz=zone)
             except Exception as exc:
                 raise self.problem(
                     fieldname, f"{raw!r} is not a date Airflow can parse: {exc}"
@@ -464,6 +465,55 @@ def _start_and_zone(
     return start, conv.zone_name("timezone", start.tzinfo)
 
 
+def _restriction(conv: _Converter, dag: DagObj, defaults: Any, out: ConvertedDag) -> None:
+    """``start_date`` / ``end_date`` as the scheduler's time restriction reads them (TT-2).
+
+    SerializedDAG._time_restriction: the earliest start of the DAG and of its
+    tasks; the DAG's own end_date, or, when every task has one, the latest of
+    the tasks' and the DAG's. Tasks take theirs from the operator's arguments,
+    else from ``default_args``, which the DAG itself reads for ``start_date``
+    only (3.3's DAG never takes ``end_date`` from default_args). A string in
+    default_args is parsed in the DAG's zone.
+    """
+    zone = out.timezone
+    defaults = defaults if isinstance(defaults, dict) else {}
+    try:
+        dag_end = conv.instant("end_date", dag.kwargs.get("end_date"), zone)
+        default_start = conv.instant("start_date", defaults.get("start_date"), zone)
+        default_end = conv.instant("end_date", defaults.get("end_date"), zone)
+        starts: list[dt.datetime] = []
+        ends: list[dt.datetime] = []
+        for task in dag.tasks:
+            task_start = task.start_date if task.start_date is not None else None
+            task_end = task.end_date if task.end_date is not None else None
+            start = conv.instant("start_date", task_start, zone) if task_start else default_start
+            end = conv.instant("end_date", task_end, zone) if task_end else default_end
+            if start is not None:
+                starts.append(start)
+            if end is not None:
+                ends.append(end)
+    except _Missing:
+        return
+    if out.start_date is not None:
+        starts.append(out.start_date.value)
+    if starts:
+        earliest = min(_aware(s) for s in starts)
+        if out.start_date is None or earliest < out.start_date.value:
+            out.start_date = conv.as_instant(earliest)
+    latest = dag_end
+    if len(ends) == len(dag.tasks):
+        if dag_end is not None:
+            ends.append(dag_end)
+        if ends:
+            latest = max(_aware(e) for e in ends)
+    if latest is not None:
+        out.end_date = conv.as_instant(latest)
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
 def convert_dag(dag: DagObj, *, file: str) -> ConvertedDag:
     """Convert one DAG; raises Skip when it cannot be imported at all."""
     conv = _Converter(file, dag.line)
@@ -485,15 +535,7 @@ def convert_dag(dag: DagObj, *, file: str) -> ConvertedDag:
             out.start_date = conv.as_instant(start)
     except _Missing:
         pass
-    try:
-        end_value = kwargs.get("end_date", _ABSENT)
-        if end_value is _ABSENT and isinstance(defaults, dict):
-            end_value = defaults.get("end_date")
-        end = conv.instant("end_date", None if end_value is _ABSENT else end_value)
-        if end is not None:
-            out.end_date = conv.as_instant(end)
-    except _Missing:
-        pass
+    _restriction(conv, dag, defaults, out)
     try:
         out.schedule = conv.schedule("schedule", kwargs.get("schedule"))
     except _Missing:

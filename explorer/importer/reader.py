@@ -1308,7 +1308,14 @@ class _Reader:
                     (line, f"a task made at this line has an id not read statically: {reason}")
                 )
             return Unknown(line, f"{path}(...) without a task_id read statically")
-        task = TaskObj(self.prefixed(task_id), line, kwargs.get("outlets"), kwargs.get("inlets"))
+        task = TaskObj(
+            self.prefixed(task_id),
+            line,
+            kwargs.get("outlets"),
+            kwargs.get("inlets"),
+            kwargs.get("start_date"),
+            kwargs.get("end_date"),
+        )
         if dag is not None:
             self.add_task(dag, task, unique=False)
         return task
@@ -1364,8 +1371,14 @@ class _Reader:
         if not isinstance(task_id, str):
             return Unknown(line, "a @task whose task_id is not read statically")
         dag = self.current_dag(func.kwargs)
+        given = func.kwargs
         task = TaskObj(
-            self.prefixed(task_id), line, func.kwargs.get("outlets"), func.kwargs.get("inlets")
+            self.prefixed(task_id),
+            line,
+            given.get("outlets"),
+            given.get("inlets"),
+            given.get("start_date"),
+            given.get("end_date"),
         )
         if dag is not None:
             self.add_task(dag, task, unique=True)

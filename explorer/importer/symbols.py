@@ -110,6 +110,9 @@ class TaskObj:
     line: int
     outlets: Any = None
     inlets: Any = None
+    #: The operator's own start_date / end_date arguments, if given.
+    start_date: Any = None
+    end_date: Any = None
 
     def __rshift__(self, other: Any) -> Any:
         return other

@@ -473,3 +473,24 @@ with DAG("set", schedule="@daily", start_date=datetime(2024, 1, 1), catchup=Fals
     assert dags["set"].is_paused_upon_creation is True
     assert dags["set"].end_date is not None
     assert dags["set"].end_date.text == "2025-01-01T00:00:00Z"
+
+
+def test_dates_are_the_schedulers_time_restriction(project: Project) -> None:
+    project.write(
+        "restriction.py",
+        HEADER
+        + """
+args = {"start_date": datetime(2024, 1, 1), "end_date": datetime(2024, 6, 1)}
+with DAG("no_tasks", schedule="@daily", default_args=args):
+    pass
+with DAG("tasks_end", schedule="@daily", default_args=args):
+    EmptyOperator(task_id="a")
+    EmptyOperator(task_id="b", end_date=datetime(2024, 9, 1), start_date=datetime(2023, 12, 1))
+""",
+    )
+    dags = project.dags()
+    # 3.3's DAG never reads end_date from default_args; its tasks do (TT-2: every task has
+    # one, so the latest bounds the runs). A task's earlier start_date moves the earliest.
+    assert "end_date" not in dags["no_tasks"]
+    assert dags["tasks_end"]["end_date"] == "2024-09-01T00:00:00Z"
+    assert dags["tasks_end"]["start_date"] == "2023-12-01T00:00:00Z"

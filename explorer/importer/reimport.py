@@ -18,9 +18,9 @@ from typing import Literal
 
 from explorer.importer.api import import_paths
 from explorer.importer.report import ImportReport
-from explorer.importer.result import ImportResult
+from explorer.importer.result import DEFAULT_TASK_DURATION, ImportResult
 from explorer.scenario.model import Dag, Scenario
-from explorer.scenario.values import Duration, Instant
+from explorer.scenario.values import Instant
 
 __all__ = ["Change", "ReimportResult", "merge_reimport", "reimport"]
 
@@ -64,9 +64,13 @@ def merge_reimport(old: Scenario, fresh: ImportResult) -> ReimportResult:
             changes.append(Change("dag_added", dag.dag_id))
             merged.append(dag)
             continue
-        supplied = tuple(getattr(before, "supplied", ()))
-        keep = {name: getattr(before, name) for name in supplied if hasattr(before, name)}
-        after = replace(dag, **keep) if keep else dag
+        keep = {name: getattr(before, name) for name in before.supplied if hasattr(before, name)}
+        if keep:
+            # A supplied value is no longer unresolved; the user's word stands.
+            left = tuple(u for u in dag.unresolved if u.field not in keep)
+            after = replace(dag, **keep, unresolved=left, supplied=before.supplied)
+        else:
+            after = dag
         changes.extend(_field_changes(before, after))
         merged.append(after)
     fresh_ids = {d.dag_id for d in fresh.scenario.dags}
@@ -95,6 +99,7 @@ _COMPARED = (
     "catchup",
     "max_active_runs",
     "is_paused_upon_creation",
+    "tags",
 )
 
 
@@ -127,15 +132,15 @@ def reimport(
     progress: Callable[[int, int, str], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> ReimportResult:
-    """Import ``old``'s import roots again (``parsed_at`` defaults to the old one) and merge."""
-    record = old.extras.get("x-import")
-    listed = record.get("roots") if isinstance(record, dict) else None
-    if not isinstance(record, dict) or not isinstance(listed, list):
+    """Import ``old.import_info.roots`` again (relative to ``base_dir``, the scenario's folder;
+    ``parsed_at`` defaults to the old one) and merge."""
+    info = old.import_info
+    if info is None or not info.roots:
         raise ValueError("this scenario was not made by an import: it names no import roots")
     base = Path(base_dir) if base_dir is not None else Path.cwd()
-    roots = [base / str(r) for r in listed]
-    at = parsed_at or Instant.parse(str(record["parsed_at"])).value
-    duration = Duration.parse(str(record.get("task_duration", "PT10M"))).value
+    roots = [base / r for r in info.roots]
+    at = parsed_at or (info.parsed_at.value if info.parsed_at else old.clock.start.value)
+    duration = info.task_duration.value if info.task_duration else DEFAULT_TASK_DURATION
     fresh = import_paths(
         roots,
         parsed_at=at,

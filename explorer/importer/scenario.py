@@ -10,7 +10,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from explorer.importer.convert import ConvertedAsset, ConvertedDag
-from explorer.scenario.model import AssetDag, Clock, Dag, MultiAsset, Scenario, Task
+from explorer.importer.report import Unresolved as ReportItem
+from explorer.scenario.model import (
+    AssetDag,
+    Clock,
+    Dag,
+    DagSource,
+    ImportInfo,
+    MultiAsset,
+    Scenario,
+    Task,
+    Unresolved,
+)
 from explorer.scenario.values import Duration, Instant, JsonObject
 
 __all__ = ["DEFAULT_HORIZON", "build_scenario"]
@@ -32,24 +43,25 @@ def build_scenario(
     duration = Duration.of(task_duration)
     model_dags = tuple(_dag(d, files[d.dag_id], duration) for d in dags)
     asset_dags = tuple(_asset_dag(a, files[a.dag_id], duration) for a in assets)
-    clock = Clock(Instant.of(parsed_at), Instant.of(parsed_at + DEFAULT_HORIZON))
-    extras: JsonObject = {
-        "x-import": {
-            "roots": list(roots),
-            "task_duration": duration.text,
-            "parsed_at": Instant.of(parsed_at).text,
-        }
-    }
-    return Scenario(name=name, clock=clock, dags=model_dags, asset_dags=asset_dags, extras=extras)
+    deployed = Instant.of(parsed_at)
+    clock = Clock(deployed, Instant.of(parsed_at + DEFAULT_HORIZON))
+    info = ImportInfo(roots=tuple(roots), task_duration=duration, parsed_at=deployed)
+    return Scenario(
+        name=name, clock=clock, dags=model_dags, asset_dags=asset_dags, import_info=info
+    )
 
 
-def _provenance(
-    file: str, line: int, tags: tuple[str, ...], unresolved: list[object]
-) -> JsonObject:
-    out: JsonObject = {"x-source": {"file": file, "line": line}}
-    if tags:
-        out["x-tags"] = list(tags)
-    return out
+def _unresolved(items: list[ReportItem], file: str) -> tuple[Unresolved, ...]:
+    """The report's items as the scenario keeps them (file left out when it is the DAG's)."""
+    return tuple(
+        Unresolved(
+            field=u.field,
+            reason=u.reason,
+            line=u.line,
+            file=None if u.file == file else u.file,
+        )
+        for u in items
+    )
 
 
 def _dag(dag: ConvertedDag, file: str, duration: Duration) -> Dag:
@@ -63,18 +75,27 @@ def _dag(dag: ConvertedDag, file: str, duration: Duration) -> Dag:
         start_date=dag.start_date,
         end_date=dag.end_date,
         timezone=dag.timezone,
-        catchup=bool(dag.catchup),
-        max_active_runs=16 if dag.max_active_runs is None else dag.max_active_runs,
+        catchup=dag.catchup,
+        max_active_runs=dag.max_active_runs,
         is_paused_upon_creation=dag.is_paused_upon_creation,
         tasks=tasks,
-        extras=_provenance(file, dag.line, dag.tags, list(dag.unresolved)),
+        tags=dag.tags,
+        source=DagSource(file, dag.line),
+        unresolved=_unresolved(dag.unresolved, file),
     )
 
 
 def _asset_dag(asset: ConvertedAsset, file: str, duration: Duration) -> AssetDag:
+    """An ``@asset`` entry; format 2 has no provenance fields for these, so it goes in
+    ``x-`` keys (kept by every save) until the format gives it a place."""
     multi = None
     if asset.outlets is not None:
         multi = MultiAsset(dag_id=asset.dag_id, outlets=asset.outlets)
+    extras: JsonObject = {"x-source": {"file": file, "line": asset.line}}
+    if asset.unresolved:
+        extras["x-unresolved"] = [
+            {"field": u.field, "reason": u.reason, "line": u.line} for u in asset.unresolved
+        ]
     return AssetDag(
         duration=duration,
         schedule=asset.schedule,
@@ -84,5 +105,5 @@ def _asset_dag(asset: ConvertedAsset, file: str, duration: Duration) -> AssetDag
         start_date=asset.start_date,
         timezone=asset.timezone,
         is_paused_upon_creation=asset.is_paused_upon_creation,
-        extras=_provenance(file, asset.line, asset.tags, list(asset.unresolved)),
+        extras=extras,
     )

@@ -440,6 +440,8 @@ globals()["factory_hourly"] = make("factory_hourly", 1)
     assert dags["factory_daily"]["schedule"] == {"timedelta": "P1D"}
     assert dags["factory_hourly"]["schedule"] == {"timedelta": "PT1H"}
     assert converted(project)["sales_load_eu"].tags == ("sales", "EU")
+    assert dags["sales_load_eu"]["tags"] == ["sales", "EU"]
+    assert dags["sales_load_eu"]["source"] == {"file": "generated.py", "line": 15}
 
 
 def test_only_the_last_assigned_dag_of_a_loop_is_kept_as_in_dagbag(project: Project) -> None:
@@ -473,6 +475,9 @@ with DAG("set", schedule="@daily", start_date=datetime(2024, 1, 1), catchup=Fals
     assert dags["set"].is_paused_upon_creation is True
     assert dags["set"].end_date is not None
     assert dags["set"].end_date.text == "2025-01-01T00:00:00Z"
+    written = project.dags()  # format 2 writes unset as absent, a set default as written
+    assert "catchup" not in written["unset"] and "max_active_runs" not in written["unset"]
+    assert (written["set"]["catchup"], written["set"]["max_active_runs"]) == (False, 16)
 
 
 def test_dates_are_the_schedulers_time_restriction(project: Project) -> None:

@@ -89,6 +89,7 @@ class ConvertedAsset:
     is_paused_upon_creation: bool = False
     tags: tuple[str, ...] = ()
     unresolved: list[Unresolved] = field(default_factory=list)
+    inlets: tuple[JsonValue, ...] = ()
 
 
 _ABSENT = object()
@@ -601,7 +602,12 @@ def convert_asset(asset: AssetDef, *, file: str) -> ConvertedAsset:
             uri = value if isinstance(value, str) else None
         except _Missing:
             pass
+    if "start_date" in kwargs:
+        raise Skip(
+            "TypeError: @asset takes no start_date (its DAG has none: Airflow fails the file)"
+        )
     out = ConvertedAsset(asset.name, asset.line, name, uri, outlets)
+    out.inlets = tuple({"asset_ref": {"name": n}} for n in asset.inlet_names)
     with contextlib.suppress(_Missing):
         out.schedule = conv.schedule("schedule", kwargs.get("schedule"))
     try:

@@ -111,6 +111,8 @@ class AssetDef:
     line: int
     multi: bool
     caveats: list[tuple[int, str]] = field(default_factory=list)
+    #: Parameters without a default: each is an inlet ``Asset.ref(name=...)``.
+    inlet_names: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -529,6 +531,7 @@ class _Reader:
             node.lineno,
             multi,
             list(self.doubts),
+            _inlet_names(node.args),
         )
         self.assets.append(definition)
         if multi:
@@ -1534,6 +1537,16 @@ def _decorator_kind(known: Known) -> str | None:
     if "task" in parts[-2:] and parts[-1] != "TaskGroup":
         return "task"
     return None
+
+
+def _inlet_names(args: ast.arguments) -> tuple[str, ...]:
+    """``_AssetMainOperator.from_definition``: parameters without a default, but for
+    ``self``, ``context`` and ``outlet_events``, are inlets read by name."""
+    positional = [*args.posonlyargs, *args.args]
+    without = positional[: len(positional) - len(args.defaults)]
+    without += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    skip = ("self", "context", "outlet_events")
+    return tuple(a.arg for a in without if a.arg not in skip)
 
 
 def _utc(value: dt.datetime) -> dt.datetime:

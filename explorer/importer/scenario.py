@@ -106,4 +106,5 @@ def _asset_dag(asset: ConvertedAsset, file: str, duration: Duration) -> AssetDag
         timezone=asset.timezone,
         is_paused_upon_creation=asset.is_paused_upon_creation,
         extras=extras,
+        inlets=asset.inlets,
     )

@@ -389,7 +389,7 @@ def raw_data():
     pass
 
 @asset(schedule=raw_data)
-def cleaned():
+def cleaned(raw_data, context, limit=3):
     pass
 
 @asset.multi(schedule=None, outlets=[Asset("x"), Asset("y")])
@@ -402,6 +402,9 @@ def split():
     assert set(by_id) == {"raw_data", "cleaned", "split"}
     assert (by_id["raw_data"].uri, by_id["raw_data"].schedule) == ("s3://lake/raw", "@daily")
     assert by_id["cleaned"].schedule == {"asset": {"name": "raw_data", "uri": "s3://lake/raw"}}
+    # Parameters without a default are the task's inlets (Asset.ref by name).
+    assert by_id["cleaned"].inlets == ({"asset_ref": {"name": "raw_data"}},)
+    assert by_id["raw_data"].inlets == ()
     multi = by_id["split"].multi
     assert multi is not None
     assert multi.outlets == ({"asset": {"name": "x"}}, {"asset": {"name": "y"}})
@@ -499,3 +502,28 @@ with DAG("tasks_end", schedule="@daily", default_args=args):
     assert "end_date" not in dags["no_tasks"]
     assert dags["tasks_end"]["end_date"] == "2024-09-01T00:00:00Z"
     assert dags["tasks_end"]["start_date"] == "2023-12-01T00:00:00Z"
+
+
+def test_an_asset_dag_with_inlets_saves_loads_and_builds(project: Project) -> None:
+    from explorer.scenario import build_engine_inputs, dumps_scenario, loads_scenario
+
+    project.write(
+        "assets.py",
+        """
+from airflow.sdk import asset
+
+@asset(schedule="@daily")
+def source():
+    pass
+
+@asset(schedule=source)
+def derived(source):
+    pass
+""",
+    )
+    scenario = project.run().scenario
+    text = dumps_scenario(scenario)
+    again = loads_scenario(text)
+    assert dumps_scenario(again) == text
+    dags = {d.dag_id: d for d in build_engine_inputs(again).dags}
+    assert [t.inlets for t in dags["derived"].tasks] != [()]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 __all__ = [
     "ASSET_KINDS",
+    "DAG_ARGUMENTS",
+    "REMOVED_DAG_ARGUMENTS",
     "PARTITION_KINDS",
     "REMOVED_MODULES",
     "TIMETABLE_KINDS",
@@ -78,6 +80,54 @@ PARTITION_KINDS = frozenset(
         "MinimumCount",
     }
 )
+
+#: ``DAG(...)``'s keyword arguments in Airflow 3.3.2 (``airflow.sdk.DAG``): any other one is
+#: a TypeError that fails the file (``schedule_interval``, ``concurrency``, ``timetable``...).
+DAG_ARGUMENTS = frozenset(
+    (
+        "access_control",
+        "allowed_run_types",
+        "auto_register",
+        "catchup",
+        "dag_display_name",
+        "dag_id",
+        "dagrun_timeout",
+        "deadline",
+        "default_args",
+        "description",
+        "disable_bundle_versioning",
+        "doc_md",
+        "end_date",
+        "fail_fast",
+        "is_paused_upon_creation",
+        "jinja_environment_kwargs",
+        "max_active_runs",
+        "max_active_tasks",
+        "max_consecutive_failed_dag_runs",
+        "on_failure_callback",
+        "on_success_callback",
+        "owner_links",
+        "params",
+        "render_template_as_native_obj",
+        "rerun_with_latest_version",
+        "schedule",
+        "sla_miss_callback",
+        "start_date",
+        "tags",
+        "task_group",
+        "template_searchpath",
+        "template_undefined",
+        "user_defined_filters",
+        "user_defined_macros",
+    )
+)
+
+#: What Airflow 3 says instead of the arguments it removed.
+REMOVED_DAG_ARGUMENTS = {
+    "schedule_interval": "Airflow 3 removed schedule_interval; use schedule=",
+    "timetable": "Airflow 3 removed timetable=; pass the timetable as schedule=",
+    "concurrency": "Airflow 3 removed concurrency; use max_active_tasks=",
+}
 
 _NO_MODULE = "ModuleNotFoundError: No module named '{module}' (removed in Airflow 3)"
 

@@ -207,7 +207,7 @@ def _read_file(
         return FileReport(display, "error", f"SyntaxError at line {exc.lineno}: {exc.msg}")
     except ValueError as exc:
         return FileReport(display, "error", f"cannot be parsed: {exc}")
-    reading = read_module(tree, display, loader)
+    reading = read_module(tree, display, loader, str(path.absolute()))
     ids: list[str] = []
     if reading.refusal is not None:
         refusal = reading.refusal

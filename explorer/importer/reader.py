@@ -23,6 +23,7 @@ import ast
 import contextlib
 import datetime as dt
 import operator
+import posixpath
 import re
 import zoneinfo
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +37,8 @@ from dateutil.relativedelta import relativedelta
 
 from explorer.importer.airflow_names import (
     ASSET_KINDS,
+    DAG_ARGUMENTS,
+    REMOVED_DAG_ARGUMENTS,
     PARTITION_KINDS,
     TIMETABLE_KINDS,
     removed_module_reason,
@@ -271,9 +274,13 @@ class ModuleLoader:
         return result
 
 
-def read_module(tree: ast.Module, display: str, loader: ModuleLoader) -> FileReading:
-    """Read one parsed DAG file as DagBag would load it."""
+def read_module(
+    tree: ast.Module, display: str, loader: ModuleLoader, path: str | None = None
+) -> FileReading:
+    """Read one parsed DAG file as DagBag would load it (``__file__`` is ``path``)."""
     reader = _Reader(loader, display, DAGBAG_MODULE_NAME)
+    if path is not None:
+        reader.env["__file__"] = path
     refusal: AirflowRefusal | None = None
     try:
         reader.run_module(tree)
@@ -1019,7 +1026,14 @@ class _Reader:
                 kwargs.update(spread_dict)
             else:
                 kwargs[keyword.arg] = self.eval(keyword.value, scope)
-        return self.apply(func, args, kwargs, line)
+        result = self.apply(func, args, kwargs, line)
+        if isinstance(result, Unknown) and not self.dag_stack and _may_make_dags(node.func):
+            # A call that may make DAGs (create_dag(...), a factory from outside the project)
+            # and could not be followed: say so rather than miss its DAGs silently.
+            self.missed.append(
+                (line, f"{ast.unparse(node.func)}(...) may make DAGs: {result.reason}")
+            )
+        return result
 
     def apply(self, func: Any, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
         raw, notes = unflag(func)
@@ -1256,20 +1270,15 @@ class _Reader:
     def make_dag(self, args: list[Any], kwargs: dict[str, Any], line: int) -> DagObj:
         dag_id = unflag(kwargs.get("dag_id", args[0] if args else None))[0]
         named = dag_id if isinstance(dag_id, str) else None
-        if "schedule_interval" in kwargs:
-            raise AirflowRefusal(
-                line,
-                "TypeError: DAG.__init__() got an unexpected keyword argument 'schedule_interval' "
-                "(Airflow 3 removed schedule_interval; use schedule=)",
-                named,
-            )
-        if "timetable" in kwargs:
-            raise AirflowRefusal(
-                line,
-                "TypeError: DAG.__init__() got an unexpected keyword argument 'timetable' "
-                "(Airflow 3 removed timetable=; pass the timetable as schedule=)",
-                named,
-            )
+        for name in kwargs:
+            if name not in DAG_ARGUMENTS:
+                hint = REMOVED_DAG_ARGUMENTS.get(name)
+                raise AirflowRefusal(
+                    line,
+                    f"TypeError: DAG.__init__() got an unexpected keyword argument {name!r}"
+                    + (f" ({hint})" if hint else ""),
+                    named,
+                )
         merged = dict(kwargs)
         if args:
             merged.setdefault("dag_id", args[0])
@@ -1513,6 +1522,12 @@ def _unique_task_id(task_id: str, used: dict[str, int]) -> str:
     return f"{core}__{suffixes[-1] + 1}"
 
 
+def _may_make_dags(func: ast.expr) -> bool:
+    """A callee whose name says it makes DAGs: ``create_dag``, ``build_dags``, ``DagFactory``."""
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return "dag" in name.lower() and name not in ("days_ago",)
+
+
 def _makes_dags(node: ast.AST) -> bool:
     """Whether a block not read may define DAGs (a ``DAG(`` call or a ``dag``-ish decorator)."""
     for child in ast.walk(node):
@@ -1622,6 +1637,10 @@ _LIBRARY_CALLS: dict[str, Callable[[Any, list[Any], dict[str, Any], int], Any]] 
     "pendulum.parse": _pure(pendulum.parse),
     "pendulum.from_format": _pure(pendulum.from_format),
     "pendulum.instance": _pure(pendulum.instance),
+    "os.path.basename": _pure(posixpath.basename),
+    "os.path.splitext": _pure(posixpath.splitext),
+    "os.path.join": _pure(posixpath.join),
+    "os.path.dirname": _pure(posixpath.dirname),
     "pathlib.Path": _pure(PurePosixPath),
     "pathlib.PurePath": _pure(PurePosixPath),
     "pathlib.PurePosixPath": _pure(PurePosixPath),
@@ -1691,7 +1710,7 @@ def _unreadable_reason(path: str) -> str | None:
         return "read from an Airflow connection at parse time"
     if path.startswith("os.environ") or path in ("os.getenv",):
         return "read from the environment at parse time"
-    if path.startswith(("builtins.open", "json.load", "yaml.", "os.path", "os.listdir")):
+    if path.startswith(("builtins.open", "json.load", "yaml.", "os.path.", "os.listdir")):
         return "read from a file at parse time"
     if path.startswith("random."):
         return "a random value drawn at parse time"

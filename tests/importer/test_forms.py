@@ -527,3 +527,55 @@ def derived(source):
     assert dumps_scenario(again) == text
     dags = {d.dag_id: d for d in build_engine_inputs(again).dags}
     assert [t.inlets for t in dags["derived"].tasks] != [()]
+
+
+def test_common_real_world_idioms(project: Project) -> None:
+    project.write(
+        "classic.py",
+        """
+import os
+from datetime import datetime
+from airflow import DAG
+from airflow.operators.bash import BashOperator
+
+dag = DAG(
+    dag_id=os.path.basename(__file__).replace(".py", ""),
+    default_args={"owner": "airflow", "start_date": datetime(2022, 5, 1)},
+    schedule="0 */4 * * *",
+)
+dag.doc_md = __doc__
+BashOperator(task_id="run", bash_command="echo hi", dag=dag)
+""",
+    )
+    project.write(
+        "generated.py",
+        """
+from datetime import datetime, timedelta
+from airflow import DAG
+
+SOURCES = {"stripe": "15 * * * *", "zendesk": timedelta(hours=2)}
+
+def create_dag(name, schedule):
+    return DAG(dag_id=f"ingest_{name}", schedule=schedule, start_date=datetime(2023, 6, 1))
+
+for source_name, schedule in SOURCES.items():
+    globals()[f"ingest_{source_name}"] = create_dag(source_name, schedule)
+""",
+    )
+    project.write(
+        "outside_factory.py",
+        """
+from airflow import DAG
+from company_lib.factories import build_dag
+
+orders = build_dag("orders")
+""",
+    )
+    result = project.run()
+    dags = {d.dag_id: d for d in result.scenario.dags}
+    assert set(dags) == {"classic", "ingest_stripe", "ingest_zendesk"}
+    assert dags["classic"].schedule == "0 */4 * * *"
+    assert dags["ingest_zendesk"].schedule == {"timedelta": "PT2H"}
+    (missed,) = [d for d in result.report.dags if d.status == "skipped"]
+    assert (missed.file, missed.line) == ("outside_factory.py", 4)
+    assert "build_dag(...) may make DAGs" in str(missed.reason)

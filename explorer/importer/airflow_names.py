@@ -11,8 +11,8 @@ from __future__ import annotations
 __all__ = [
     "ASSET_KINDS",
     "DAG_ARGUMENTS",
-    "REMOVED_DAG_ARGUMENTS",
     "PARTITION_KINDS",
+    "REMOVED_DAG_ARGUMENTS",
     "REMOVED_MODULES",
     "TIMETABLE_KINDS",
     "removed_module_reason",

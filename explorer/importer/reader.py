@@ -38,8 +38,8 @@ from dateutil.relativedelta import relativedelta
 from explorer.importer.airflow_names import (
     ASSET_KINDS,
     DAG_ARGUMENTS,
-    REMOVED_DAG_ARGUMENTS,
     PARTITION_KINDS,
+    REMOVED_DAG_ARGUMENTS,
     TIMETABLE_KINDS,
     removed_module_reason,
     removed_name_reason,

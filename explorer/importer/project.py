@@ -134,6 +134,9 @@ def run_import(
         notes=(
             "task durations are not in DAG files: every task lasts the stated default "
             f"({_duration_text(task_duration)})",
+            "DAGs that do not set is_paused_upon_creation are simulated unpaused; Airflow's "
+            "default [core] dags_are_paused_at_creation=True keeps a new DAG paused until "
+            "someone unpauses it",
         ),
     )
     return ImportResult(scenario, report)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -29,6 +29,8 @@ from explorer.importer.reader import ModuleLoader, read_module
 from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
 from explorer.importer.result import Cancel, ImportCancelled, ImportResult, Progress
 from explorer.importer.scenario import build_scenario
+from explorer.scenario.checks import validate_scenario
+from explorer.scenario.model import Scenario
 from explorer.scenario.values import format_duration
 
 __all__ = ["module_finder", "run_import"]
@@ -125,6 +127,7 @@ def run_import(
         roots=[_root_text(r.path, base_dir) for r in roots],
         name=name or _name(roots),
     )
+    scenario = _drop_invalid(scenario, reports, files)
     report = ImportReport(
         dags=tuple(sorted(reports, key=lambda r: (r.file, r.line, r.dag_id))),
         files=tuple(files),
@@ -270,6 +273,56 @@ def _read_file(
             DagReport("?", display, line, "skipped", (), f"DAGs made here are not read: {why}")
         )
     return FileReport(display, "parsed", None, tuple(ids))
+
+
+def _drop_invalid(
+    scenario: Scenario, reports: list[DagReport], files: list[FileReport]
+) -> Scenario:
+    """Leave out the files whose DAGs the scenario rules refuse as Airflow's DAG constructor
+    does (a ``@continuous`` DAG with max_active_runs above 1, catchup without a
+    start_date...): the constructor raises, so Airflow loads no DAG of that file. Each is
+    listed with the refusal; the rest stays a valid scenario."""
+    for _ in range(len(scenario.dags) + len(scenario.asset_dags) + 1):
+        failed: dict[str, str] = {}
+        for error in validate_scenario(scenario, source="import"):
+            steps = error.steps
+            if len(steps) < 2 or steps[0] not in ("dags", "asset_dags"):
+                continue
+            if not isinstance(steps[1], int):
+                continue
+            if steps[0] == "dags":
+                dag = scenario.dags[steps[1]]
+                file = dag.source.file if dag.source is not None else ""
+                dag_id = dag.dag_id
+            else:
+                entry = scenario.asset_dags[steps[1]]
+                source = entry.extras.get("x-source")
+                file = str(source.get("file")) if isinstance(source, dict) else ""
+                dag_id = entry.dag_id
+            failed.setdefault(file, f"{dag_id}: {error.message}")
+        if not failed:
+            return scenario
+        for file, why in failed.items():
+            reason = f"Airflow 3.3 fails this file when it builds DAG {why}"
+            for index, report in enumerate(reports):
+                if report.file == file and report.status != "skipped":
+                    reports[index] = replace(report, status="skipped", reason=reason)
+            for index, entry_report in enumerate(files):
+                if entry_report.file == file:
+                    files[index] = replace(entry_report, status="error", reason=reason, dag_ids=())
+        scenario = replace(
+            scenario,
+            dags=tuple(d for d in scenario.dags if d.source is None or d.source.file not in failed),
+            asset_dags=tuple(
+                d
+                for d in scenario.asset_dags
+                if not (
+                    isinstance(d.extras.get("x-source"), dict)
+                    and str(d.extras["x-source"].get("file")) in failed  # type: ignore[union-attr]
+                )
+            ),
+        )
+    return scenario
 
 
 def _dag_report(dag_id: str, file: str, line: int, unresolved: list[Unresolved]) -> DagReport:

@@ -247,3 +247,33 @@ def test_reimport_keeps_layout_and_script_and_lists_changes(project: Project) ->
         'kept: schedule changed from "@daily" to "0 3 * * *"',
         "new: added",
     ]
+
+
+def test_a_dag_airflows_constructor_refuses_fails_its_whole_file(project: Project) -> None:
+    project.write(
+        "continuous.py",
+        """
+from datetime import datetime
+from airflow.sdk import DAG
+with DAG("cont", schedule="@continuous", start_date=datetime(2024, 1, 1)):
+    pass
+with DAG("same_file", schedule="@daily", start_date=datetime(2024, 1, 1)):
+    pass
+""",
+    )
+    project.write(
+        "other.py",
+        """
+from datetime import datetime
+from airflow.sdk import DAG
+with DAG("other", schedule="@daily", start_date=datetime(2024, 1, 1)):
+    pass
+""",
+    )
+    result = project.run()
+    assert [d.dag_id for d in result.scenario.dags] == ["other"]
+    statuses = {d.dag_id: (d.status, str(d.reason)) for d in result.report.dags}
+    assert statuses["cont"][0] == statuses["same_file"][0] == "skipped"
+    assert "ContinuousTimetable requires max_active_runs <= 1" in statuses["same_file"][1]
+    files = {f.file: f.status for f in result.report.files}
+    assert files == {"continuous.py": "error", "other.py": "parsed"}

@@ -78,6 +78,8 @@ def ours(folder: Path, at: datetime) -> tuple[dict[str, dict[str, Any]], dict[st
     result = import_paths([folder], parsed_at=at)
     flagged: dict[str, str] = {}
     for dag in result.report.dags:
+        if dag.dag_id == "?":  # DAGs of a block not read: every DAG of that file is reported
+            flagged[f"file:{dag.file}"] = f"{dag.status}: {dag.reason}"
         if dag.status != "imported":
             why = dag.reason or "; ".join(f"{u.field}: {u.reason}" for u in dag.unresolved)
             flagged[dag.dag_id] = f"{dag.status}: {why}"
@@ -202,6 +204,8 @@ def main() -> int:
             counts["airflow"] += 1
             dag_id = dag["dag_id"]
             if dag_id not in mine:
+                if dag_id not in flagged and f"file:{dag['file']}" in flagged:
+                    flagged[dag_id] = flagged[f"file:{dag['file']}"]
                 if dag_id in flagged:
                     counts["reported"] += 1
                     if args.verbose:

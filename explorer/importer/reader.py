@@ -349,7 +349,13 @@ class _Reader:
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             self.define_function(node, scope)
         elif isinstance(node, ast.ClassDef):
-            self.bind(node.name, UserClass(node.name, node.lineno), scope)
+            bases = [unflag(self.eval(b, scope))[0] for b in node.bases]
+            is_dag = any(
+                (isinstance(b, Known) and b.path.startswith("airflow") and b.last == "DAG")
+                or (isinstance(b, UserClass) and b.dag)
+                for b in bases
+            )
+            self.bind(node.name, UserClass(node.name, node.lineno, is_dag), scope)
         elif isinstance(node, ast.With | ast.AsyncWith):
             self.do_with(node, scope)
         elif isinstance(node, ast.For | ast.AsyncFor):
@@ -1049,6 +1055,12 @@ class _Reader:
             return Decorator(raw.kind, {**raw.kwargs, **kwargs}, line)
         if isinstance(raw, _Method):
             return self.call_method(raw, args, kwargs, line)
+        if isinstance(raw, UserClass) and raw.dag:
+            dag = self.make_dag(args, kwargs, line)
+            dag.caveats.append(
+                (raw.line, f"made by {raw.name}, a subclass of DAG whose own code is not read")
+            )
+            return dag
         if isinstance(raw, UserClass):
             return self.make_task(f"{raw.name}", args, kwargs, line)
         if any(f is raw for f in _BUILTINS.values()):
@@ -1245,6 +1257,10 @@ class _Reader:
                 return self.decorate(
                     Decorator(kind, kwargs, line), unflag(args[0])[0], _fake_def(line)
                 )
+            # dag(dag_id, ...) and task_group(group_id, ...) take their id first.
+            first = {"dag": "dag_id", "task_group": "group_id"}.get(kind)
+            if args and first is not None:
+                kwargs = {first: args[0], **kwargs}
             return Decorator(kind, kwargs, line)
         if name in ("chain", "chain_linear", "cross_downstream", "Label", "Param"):
             return None

@@ -214,3 +214,5 @@ class UserClass:
 
     name: str
     line: int
+    #: A subclass of Airflow's DAG: instantiating it makes a DAG.
+    dag: bool = False

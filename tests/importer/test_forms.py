@@ -93,7 +93,7 @@ def every_six_hours():
 
 every_six_hours()
 
-@dag(dag_id="renamed", schedule=relativedelta(months=1), start_date=datetime(2024, 1, 1))
+@dag("renamed", schedule=relativedelta(months=1), start_date=datetime(2024, 1, 1))
 def not_this_name():
     pass
 

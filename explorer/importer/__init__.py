@@ -14,15 +14,18 @@ API (the GUI's File > Import / Re-import call these)::
         ``clock.start`` and is what ``datetime.now()`` in a DAG file means.
         progress(done, total, file) is called after each file; cancel() is
         polled between files and raises ImportCancelled when it returns True.
-        ImportResult.scenario: the scenario (top-level ``import`` records roots,
-        task_duration, parsed_at); .report: the ImportReport (``.to_json()`` is
-        the issue's report; ``.summary()`` the human text); ``.dag_count``.
+        ImportResult.scenario: a format-2 scenario (``import_info``: roots,
+        task_duration, parsed_at; each DAG's ``tags``, ``source``, ``unresolved``;
+        ``catchup``/``max_active_runs`` None when the file leaves them unset);
+        .report: the ImportReport (``.to_json()`` is the issue's report;
+        ``.summary()`` the human text); ``.dag_count``.
 
     reimport(old, *, base_dir=None, parsed_at=None, progress=None, cancel=None)
         -> ReimportResult(scenario, report, changes)
-        Imports the roots ``old.import`` names again and merges: layout
-        positions, the script, expectations and every field listed in a DAG's
-        ``supplied`` keep the old values; everything else comes from the files.
+        Imports ``old.import_info.roots`` again (relative to ``base_dir``, the
+        scenario file's folder) and merges: layout positions, the script,
+        expectations, settings and every field listed in a DAG's ``supplied``
+        keep the old values; everything else comes from the files.
 
     merge_reimport(old, fresh: ImportResult) -> ReimportResult
         The merge alone (for a caller that ran import_paths itself, e.g. in a

@@ -87,6 +87,7 @@ def merge_reimport(old: Scenario, fresh: ImportResult) -> ReimportResult:
         scheduler=old.scheduler,
         airflow_config=old.airflow_config,
         assets=old.assets,
+        expectations=old.expectations,
     )
     return ReimportResult(scenario, fresh.report, tuple(changes))
 

@@ -579,3 +579,25 @@ orders = build_dag("orders")
     (missed,) = [d for d in result.report.dags if d.status == "skipped"]
     assert (missed.file, missed.line) == ("outside_factory.py", 4)
     assert "build_dag(...) may make DAGs" in str(missed.reason)
+
+
+def test_a_dag_subclass_makes_a_dag_reported_as_partial(project: Project) -> None:
+    project.write(
+        "subclass.py",
+        """
+from datetime import datetime
+from airflow.models.dag import DAG
+
+class TeamDag(DAG):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+with TeamDag("team", schedule="@hourly", start_date=datetime(2024, 1, 1)):
+    pass
+""",
+    )
+    result = project.run()
+    assert [d.schedule for d in result.scenario.dags] == ["@hourly"]
+    (report,) = result.report.dags
+    assert report.status == "partial"
+    assert "subclass of DAG" in report.unresolved[0].reason

@@ -80,6 +80,9 @@ def ours(folder: Path, at: datetime) -> tuple[dict[str, dict[str, Any]], dict[st
     for dag in result.report.dags:
         if dag.dag_id == "?":  # DAGs of a block not read: every DAG of that file is reported
             flagged[f"file:{dag.file}"] = f"{dag.status}: {dag.reason}"
+    for file in result.report.files:
+        if file.status != "parsed":  # not read (a symlink leaving the root...) or unreadable
+            flagged[f"file:{file.file}"] = f"file {file.status}: {file.reason}"
         if dag.status != "imported":
             why = dag.reason or "; ".join(f"{u.field}: {u.reason}" for u in dag.unresolved)
             flagged[dag.dag_id] = f"{dag.status}: {why}"
@@ -204,8 +207,12 @@ def main() -> int:
             counts["airflow"] += 1
             dag_id = dag["dag_id"]
             if dag_id not in mine:
-                if dag_id not in flagged and f"file:{dag['file']}" in flagged:
-                    flagged[dag_id] = flagged[f"file:{dag['file']}"]
+                for key, why in list(flagged.items()):
+                    place = key.removeprefix("file:")
+                    if key.startswith("file:") and (
+                        dag["file"] == place or dag["file"].startswith(place + "/")
+                    ):
+                        flagged.setdefault(dag_id, why)
                 if dag_id in flagged:
                     counts["reported"] += 1
                     if args.verbose:

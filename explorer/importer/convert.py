@@ -473,8 +473,9 @@ def _restriction(conv: _Converter, dag: DagObj, defaults: Any, out: ConvertedDag
     tasks; the DAG's own end_date, or, when every task has one, the latest of
     the tasks' and the DAG's. Tasks take theirs from the operator's arguments,
     else from ``default_args``, which the DAG itself reads for ``start_date``
-    only (3.3's DAG never takes ``end_date`` from default_args). A string in
-    default_args is parsed in the DAG's zone.
+    only (3.3's DAG never takes ``end_date`` from default_args); ``DAG.add_task``
+    then gives a task without one the DAG's, and keeps the later start and the
+    earlier end of the two. A string in default_args is parsed in the DAG's zone.
     """
     zone = out.timezone
     defaults = defaults if isinstance(defaults, dict) else {}
@@ -484,11 +485,21 @@ def _restriction(conv: _Converter, dag: DagObj, defaults: Any, out: ConvertedDag
         default_end = conv.instant("end_date", defaults.get("end_date"), zone)
         starts: list[dt.datetime] = []
         ends: list[dt.datetime] = []
+        dag_start = out.start_date.value if out.start_date is not None else None
         for task in dag.tasks:
             task_start = task.start_date if task.start_date is not None else None
             task_end = task.end_date if task.end_date is not None else None
             start = conv.instant("start_date", task_start, zone) if task_start else default_start
             end = conv.instant("end_date", task_end, zone) if task_end else default_end
+            # DAG.add_task: no date takes the DAG's; else the later start, the earlier end.
+            if not start:
+                start = dag_start
+            elif dag_start is not None:
+                start = max(_aware(start), dag_start)
+            if not end:
+                end = dag_end
+            elif dag_end is not None:
+                end = min(_aware(end), _aware(dag_end))
             if start is not None:
                 starts.append(start)
             if end is not None:

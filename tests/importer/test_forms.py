@@ -498,10 +498,11 @@ with DAG("tasks_end", schedule="@daily", default_args=args):
     )
     dags = project.dags()
     # 3.3's DAG never reads end_date from default_args; its tasks do (TT-2: every task has
-    # one, so the latest bounds the runs). A task's earlier start_date moves the earliest.
+    # one, so the latest bounds the runs). DAG.add_task keeps the later of a task's and
+    # the DAG's start: an earlier task start_date changes nothing.
     assert "end_date" not in dags["no_tasks"]
     assert dags["tasks_end"]["end_date"] == "2024-09-01T00:00:00Z"
-    assert dags["tasks_end"]["start_date"] == "2023-12-01T00:00:00Z"
+    assert dags["tasks_end"]["start_date"] == "2024-01-01T00:00:00Z"
 
 
 def test_an_asset_dag_with_inlets_saves_loads_and_builds(project: Project) -> None:

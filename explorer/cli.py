@@ -28,6 +28,7 @@ from explorer.engine.record import RUN_FIELDS, build_record, iso
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
+from explorer.importer.command import ImportUsageError, run_import_command
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.simulate import make_simulation
@@ -158,6 +159,10 @@ def cmd_next_runs(args: argparse.Namespace, out: TextIO) -> int:
         raise CliError(f"{args.scenario}: no DAG {args.dag_id!r} (known: {known})")
     now = _instant(args.at, "--at") if args.at else inputs.start
     table = dag.timetable
+    if args.format == "json":
+        json.dump(_next_runs_json(dag.timetable, dag.restriction, now, args.n), out, indent=2)
+        out.write("\n")
+        return 0
     zone = get_zone(dag.timezone)
     out.write(f"{dag.dag_id}: {table.name}({table.summary})\n")
     out.write(f"  {table.description}\n")
@@ -198,6 +203,29 @@ def cmd_next_runs(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _next_runs_json(
+    table: Any, restriction: Any, now: datetime, count: int
+) -> list[dict[str, str | None]]:
+    """The runs as ``{logical_date, data_interval_start, data_interval_end, run_after}``, UTC Z."""
+    rows: list[dict[str, str | None]] = []
+    last = None
+    for _ in range(count):
+        info = table.next_dagrun_info(last=last, restriction=restriction, now=now)
+        if info is None:
+            break
+        interval = info.data_interval
+        rows.append(
+            {
+                "logical_date": None if info.logical_date is None else iso(info.logical_date),
+                "data_interval_start": None if interval is None else iso(interval.start),
+                "data_interval_end": None if interval is None else iso(interval.end),
+                "run_after": iso(info.run_after),
+            }
+        )
+        last = ReferenceRun.of(info)
+    return rows
+
+
 # ---------------------------------------------------------------------------- explain
 def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
     inputs = _load(args.scenario)
@@ -217,6 +245,22 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
         rule = f" [{condition.rule}]" if condition.rule else ""
         out.write(f"  {marks[condition.ok]}{condition.name}: {condition.detail}{rule}\n")
     return 0
+
+
+# ---------------------------------------------------------------------------- import
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        return run_import_command(
+            args.paths,
+            output=args.output,
+            report=args.report,
+            task_duration=args.task_duration,
+            at=args.at,
+            ignore_syntax=args.ignore_syntax,
+            now=datetime.now(UTC).replace(second=0, microsecond=0),
+        )
+    except ImportUsageError as exc:
+        raise CliError(str(exc), 2) from exc
 
 
 # ---------------------------------------------------------------------------- parser
@@ -250,7 +294,33 @@ def build_parser() -> argparse.ArgumentParser:
     nxt.add_argument("dag_id")
     nxt.add_argument("-n", type=int, default=10, help="how many runs (default 10)")
     nxt.add_argument("--at", help="the scheduler's clock (default: the scenario's clock.start)")
+    nxt.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="json: a list of {logical_date, data_interval_start, data_interval_end, run_after}",
+    )
     nxt.set_defaults(func=cmd_next_runs)
+
+    imp = sub.add_parser(
+        "import", help="read Airflow DAG files statically (never run) into a scenario"
+    )
+    imp.add_argument("paths", nargs="+", metavar="PATH", help="a DAG file or a folder")
+    imp.add_argument("-o", "--output", required=True, help="the scenario file to write")
+    imp.add_argument("--report", help="also write the JSON report here")
+    imp.add_argument(
+        "--task-duration", default="PT10M", help="every task's duration (default PT10M)"
+    )
+    imp.add_argument(
+        "--at", help="the deployment instant; parse-time values read as it (default: now)"
+    )
+    imp.add_argument(
+        "--ignore-syntax",
+        choices=("glob", "regexp"),
+        default="glob",
+        help=".airflowignore syntax, as [core] dag_ignore_file_syntax (default glob)",
+    )
+    imp.set_defaults(func=cmd_import)
 
     exp = sub.add_parser("explain", help="why a DAG did or did not run at an instant")
     exp.add_argument("scenario")

@@ -284,6 +284,9 @@ class AssetDag:
     catchup: bool = False
     is_paused_upon_creation: bool = False
     extras: JsonObject = field(default_factory=_extras)
+    #: The task's inlets: ``Asset.ref(name=p)`` for each parameter ``p`` of the function
+    #: without a default (Airflow's ``_AssetMainOperator``); read, never waited for.
+    inlets: tuple[AssetNode, ...] = ()
 
     @property
     def dag_id(self) -> str:

@@ -187,6 +187,7 @@ def _asset_dag(raw: dict[str, Any]) -> AssetDag:
         catchup=raw.get("catchup", False),
         is_paused_upon_creation=raw.get("is_paused_upon_creation", False),
         extras=_extras(raw),
+        inlets=tuple(raw.get("inlets", [])),
     )
 
 

@@ -268,6 +268,8 @@ def _asset_dag(dag: AssetDag) -> JsonObject:
     _put(out, "timezone", dag.timezone, "UTC")
     _put(out, "catchup", dag.catchup, False)
     _put(out, "is_paused_upon_creation", dag.is_paused_upon_creation, False)
+    if dag.inlets:
+        out["inlets"] = list(dag.inlets)
     return _with_extras(out, dag.extras)
 
 

@@ -280,6 +280,27 @@ class MainWindow(QMainWindow):
             tip="Show a minimap when the graph does not fit",
         )
         r.register(
+            "view.focus_dag",
+            "Upstream && &Downstream of Selected DAG",
+            ws(lambda w: w.focus.focus_selected()),
+            shortcut="Ctrl+Shift+U",
+            tip="Show the selected DAG with everything upstream and downstream of it",
+        )
+        r.register(
+            "view.filter",
+            "&Filter DAGs…",
+            ws(lambda w: w.focus_bar.name.setFocus()),
+            shortcut="Ctrl+Shift+F",
+            tip="Filter the canvas and the timeline by name, tag or folder",
+        )
+        r.register(
+            "view.show_all",
+            "Show &All DAGs",
+            ws(lambda w: w.focus.clear()),
+            shortcut="Ctrl+Shift+A",
+            tip="Clear the filter",
+        )
+        r.register(
             "view.focus_canvas", "Focus &Canvas", ws(lambda w: w.view.setFocus()), shortcut="F6"
         )
         r.register("view.focus_inspector", "Focus I&nspector", self._focus_inspector, shortcut="F7")
@@ -372,6 +393,10 @@ class MainWindow(QMainWindow):
                     "view.zoom_out",
                     "view.fit",
                     "view.actual_size",
+                    s,
+                    "view.filter",
+                    "view.focus_dag",
+                    "view.show_all",
                     s,
                     "view.minimap",
                     s,
@@ -466,7 +491,7 @@ class MainWindow(QMainWindow):
                 QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
                 self._size_docks()
                 QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        self.canvas_host.set_widget(workspace.view)
+        self.canvas_host.set_widget(workspace.canvas_pane)
         self.inspector_dock.setWidget(workspace.inspector)
         self.history_dock.setWidget(workspace.history)
         workspace.view.minimap.set_enabled_by_user(self.registry.action("view.minimap").isChecked())
@@ -592,6 +617,9 @@ class MainWindow(QMainWindow):
                 "view.fit",
                 "view.actual_size",
                 "view.focus_canvas",
+                "view.focus_dag",
+                "view.filter",
+                "view.show_all",
             ):
                 self.registry.set_enabled(action_id, has)
         self.zoom_label.setVisible(has)
@@ -628,6 +656,7 @@ class MainWindow(QMainWindow):
             "insert.or",
             s,
             "edit.find",
+            "view.focus_dag",
         ]
         on_canvas: list[str | Separator] = [
             "edit.quick_add",

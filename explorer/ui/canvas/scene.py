@@ -50,6 +50,8 @@ class ScenarioScene(QGraphicsScene):
         self.model = CanvasModel()
         self._interaction: Interaction | None = None
         self._syncing = False
+        #: True while the canvas filter hides nodes (:meth:`set_filtered`).
+        self.filtered = False
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -135,6 +137,22 @@ class ScenarioScene(QGraphicsScene):
             bounds = QRectF(-400, -300, 800, 600)
         m = _SCENE_MARGIN
         self.setSceneRect(bounds.adjusted(-m, -m, m, m))
+
+    # ----------------------------------------------------------------- filter (explorer.ui.focus)
+    def set_filtered(self, on: bool) -> None:
+        """Some nodes are hidden by the canvas filter: bounds, fit and minimap see the rest."""
+        self.filtered = on
+        self._fit_scene_rect()
+
+    def itemsBoundingRect(self) -> QRectF:
+        """The items shown (all of them unless the canvas filter hides some)."""
+        if not self.filtered:
+            return super().itemsBoundingRect()
+        rect = QRectF()
+        for item in self.nodes.values():
+            if item.isVisible():
+                rect = rect.united(item.sceneBoundingRect())
+        return rect
 
     def set_palette(self, palette: QPalette) -> None:
         self.colors = canvas_colors(palette)

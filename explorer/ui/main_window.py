@@ -44,6 +44,8 @@ from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
+from explorer.ui.import_ops import MENU as IMPORT_MENU
+from explorer.ui.import_ops import ImportOps
 from explorer.ui.palette import NodePalette
 from explorer.ui.settings import Preferences
 from explorer.ui.theme import apply_theme
@@ -117,6 +119,8 @@ class MainWindow(QMainWindow):
         self._tucked: list[QDockWidget] | None = None
         self._status()
         self.registry = ActionRegistry(self)
+        self.imports = ImportOps(self)  # File > Import / Re-import, the import report dock
+        self.imports.register(self.registry)
         self._register_actions()
         self._build_menus()
         self._wire()
@@ -351,6 +355,8 @@ class MainWindow(QMainWindow):
                     Submenu("Open &Recent", self._fill_recent),
                     "file.gallery",
                     s,
+                    *IMPORT_MENU,
+                    s,
                     "file.save",
                     "file.save_as",
                     s,
@@ -405,6 +411,7 @@ class MainWindow(QMainWindow):
                     "view.dock.history",
                     "view.dock.timeline",
                     "view.dock.explain",
+                    "view.dock.import",
                     s,
                     "view.focus_canvas",
                     "view.focus_inspector",

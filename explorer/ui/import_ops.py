@@ -58,6 +58,10 @@ MENU = ("file.import", "file.import_files", "file.reimport")
 class ImportOps(QObject):
     """Import and re-import for one main window, and the report dock."""
 
+    #: A job is about to run (the :class:`ImportJob`), before its thread starts.
+    started = Signal(object)
+    #: (files read, files in all, the last file), in the GUI thread.
+    progressed = Signal(int, int, str)
     #: A job ended: "imported", "reimported", "cancelled", "failed" or "empty".
     ended = Signal(str)
 
@@ -251,6 +255,7 @@ class ImportOps(QObject):
             widget.show()
         self.window.show_message(f"{title}: the open scenario stays usable (Cancel stops it)")
         self._update_actions()
+        self.started.emit(job)
         run_import_job(job)
         return True
 
@@ -266,6 +271,7 @@ class ImportOps(QObject):
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
         self.progress.setToolTip(f"{done} of {total} files read; last: {file}")
+        self.progressed.emit(done, total, file)
 
     def _finish(self) -> None:
         self.job = None

@@ -3,10 +3,15 @@ a tag or a folder, on the canvas and on the timeline at once.
 
 :class:`CanvasFocus` holds the document's current :class:`~explorer.graph.focus.Focus`
 (a view setting, never part of the file and never an undo step) and applies
-it: nodes the focus leaves out are hidden, with their edges; the scene then
-measures only what is shown, so Fit, the minimap and presentation mode frame
-the part being looked at. The timeline is told the same part as lane keys
-(dag ids and asset uris, :attr:`CanvasFocus.lanesChanged`). Nodes that appear
+it: nodes the focus leaves out are hidden, with their edges, and the nodes
+shown are *arranged* by a layered layout of their own (in a large project a
+DAG's upstream and downstream lie far apart in the whole graph's layout). The
+arrangement is a view, not an edit: the file's positions stay, and a node
+dragged while arranged moves in the file by as much as it moved on screen
+(:meth:`ScenarioScene.arrange`). The scene then measures only what is shown,
+so Fit, the minimap and presentation mode frame the part being looked at.
+The timeline is told the same part as lane keys (dag ids and asset uris,
+:attr:`CanvasFocus.lanesChanged`). Nodes that appear
 after the focus was set (a DAG just added, a paste) are shown: what the user
 just made must not vanish. After every edit (the scene's ``synced``) the
 focus is applied again to the new graph.
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import networkx as nx
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,11 +39,14 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.graph.focus import Focus, folders_of, tags_of, visible_nodes
+from explorer.graph.layout import layered_layout
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
+from explorer.ui.nodes import CANVAS_SPACING, node_size
 
 __all__ = ["CanvasFocus", "FocusBar", "lane_keys"]
 
+_Positions = dict[str, tuple[float, float]]
 #: Typing in the name field waits this long (ms) before filtering a large graph.
 TYPING_DELAY_MS = 150
 _ANY_TAG = "Any tag"
@@ -75,6 +84,8 @@ class CanvasFocus(QObject):
         self._known: set[str] = set()
         #: What the current focus shows (None: everything).
         self.visible: set[str] | None = None
+        #: (what was laid out, where it was shown, the file positions then).
+        self._arranged: tuple[object, _Positions, _Positions] | None = None
         scene.synced.connect(self._apply)
 
     @property
@@ -124,8 +135,41 @@ class CanvasFocus(QObject):
             item.setVisible(shown)
         for edge in self.scene.edges.values():
             edge.setVisible(edge.source.isVisible() and edge.target.isVisible())
+        self.scene.arrange(self._arrangement(visible) if visible is not None else {})
         self.scene.set_filtered(visible is not None)
         self.lanesChanged.emit(None if visible is None else lane_keys(graph, visible))
+
+    def _arrangement(self, visible: set[str]) -> dict[str, tuple[float, float]]:
+        """The shown nodes laid out on their own, from where the first of them is in the file.
+
+        Laid out again only when what is shown changes (nodes, edges, sizes);
+        otherwise a node whose file position moved (a drag, an undo) moves by as
+        much in the arrangement, so nothing jumps after a move.
+        """
+        graph, scene = self.graph, self.scene
+        nodes = [n for n in graph if n in visible and n in scene.nodes]
+        edges = [(u, v) for u, v in graph.edges if u in visible and v in visible]
+        sizes = {n: node_size(scene.nodes[n].view) for n in nodes}
+        files = {n: scene.positions[n] for n in nodes if n in scene.positions}
+        key = (tuple(nodes), tuple(edges), tuple(sizes.values()))
+        if self._arranged is not None and self._arranged[0] == key:
+            _, before, before_files = self._arranged
+            arranged = {
+                n: (x + files[n][0] - before_files[n][0], y + files[n][1] - before_files[n][1])
+                if n in files and n in before_files
+                else (x, y)
+                for n, (x, y) in before.items()
+            }
+        else:
+            sub: Any = nx.DiGraph()
+            sub.add_nodes_from(nodes)  # in graph order: the layout is deterministic
+            sub.add_edges_from(edges)
+            laid = layered_layout(sub, spacing=CANVAS_SPACING, sizes=sizes)
+            ox = min((x for x, _ in files.values()), default=0.0)
+            oy = min((y for _, y in files.values()), default=0.0)
+            arranged = {n: (x + ox, y + oy) for n, (x, y) in laid.items()}
+        self._arranged = (key, arranged, files)
+        return arranged
 
 
 class FocusBar(QWidget):

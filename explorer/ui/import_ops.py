@@ -188,8 +188,7 @@ class ImportOps(QObject):
         finally:
             self._opening = None
         self.panel.set_report(report)
-        self.dock.show()
-        self.dock.raise_()
+        self._show_dock()
         self.window.show_message(
             f"Imported {result.dag_count} DAGs from {len(report.files)} files: "
             + self.panel.summary.text().split(". ")[0]
@@ -236,10 +235,17 @@ class ImportOps(QObject):
         merged = merge_reimport(document.scenario, fresh)
         edit(document, merged.scenario, "Re-import from files")
         self.panel.set_report(merged.report, merged.changes)
-        self.dock.show()
-        self.dock.raise_()
+        self._show_dock()
         self.window.show_message(_change_words(merged.changes))
         self.ended.emit("reimported")
+
+    def _show_dock(self) -> None:
+        first = self.dock.isHidden()
+        self.dock.show()
+        self.dock.raise_()
+        if first:  # wide enough for "dag_id · field" and file:line side by side
+            width = max(420, self.window.width() // 4)
+            self.window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
 
     # ----------------------------------------------------------------- the job
     def _start(self, work: Any, done: Callable[[Any], None], title: str) -> bool:

@@ -116,6 +116,8 @@ class ImportReportPanel(QWidget):
             changes = [_row(c.dag_id, c.kind.replace("_", " "), str(c)) for c in self.changes]
             groups.insert(0, (f"Changed by the last re-import ({len(changes)})", changes))
         for title, children in groups:
+            if not children and not title.startswith("Unresolved"):
+                continue  # an empty group says nothing
             top = QTreeWidgetItem([title])
             top.setFlags(top.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             top.addChildren(children)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QMenu
 
@@ -13,7 +13,7 @@ from explorer.scenario import save_scenario
 from explorer.ui.main_window import MainWindow
 from explorer.ui.workspace import Workspace
 from tests.graph.helpers import dag, declared, scenario, task
-from tests.ui.conftest import click
+from tests.ui.conftest import click, drag
 
 
 def platform_file(tmp_path: Path) -> Path:
@@ -147,3 +147,33 @@ def test_select_all_and_delete_while_filtered_leave_the_hidden_dags(
     ws.document.undo_stack.undo()
     ws.document.undo_stack.undo()
     assert shown_dags(ws) == {"side"}
+
+
+def test_the_shown_part_is_arranged_apart_and_a_move_there_moves_the_file_by_as_much(  # type: ignore[no-untyped-def]
+    qtbot, window, tmp_path
+) -> None:
+    ws = open_platform(window, tmp_path)
+    before = dict(ws.scene.positions)
+    ws.scene.select_nodes(["dag:report"])
+    window.registry.trigger("view.focus_dag")
+    shown = {n for n, item in ws.scene.nodes.items() if item.isVisible()}
+    # laid out on their own: left to right along the lineage, none on top of another
+    at = {n: ws.scene.nodes[n].pos() for n in shown}
+    assert at["dag:ingest"].x() < at["asset:raw"].x() < at["dag:clean"].x()
+    assert at["dag:clean"].x() < at["asset:cleaned"].x() < at["dag:report"].x()
+    rects = [ws.scene.nodes[n].mapRectToScene(ws.scene.nodes[n].body()) for n in shown]
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+    assert ws.document.scenario.layout == {} and ws.document.undo_stack.count() == 0
+    # a drag in the arrangement moves the node in the file by the same distance
+    item = ws.scene.nodes["dag:report"]
+    ws.view.center_on_node("dag:report")
+    start = item.pos()
+    drag(window, start, start + QPointF(0, 120))
+    assert ws.document.undo_stack.count() == 1
+    x, y = ws.document.scenario.layout["dag:report"]
+    assert (x, y) == pytest.approx((before["dag:report"][0], before["dag:report"][1] + 120))
+    assert item.pos().toTuple() == pytest.approx((start + QPointF(0, 120)).toTuple())
+    window.registry.trigger("view.show_all")
+    assert (item.pos().x(), item.pos().y()) == pytest.approx((x, y))
+    assert ws.scene.nodes["dag:ingest"].pos().toTuple() == ws.scene.positions["dag:ingest"]
+    assert ws.scene.view_offsets == {}

@@ -52,6 +52,11 @@ class ScenarioScene(QGraphicsScene):
         self._syncing = False
         #: True while the canvas filter hides nodes (:meth:`set_filtered`).
         self.filtered = False
+        #: Every node's position in the file (or placed), as of the last sync.
+        self.positions: dict[str, tuple[float, float]] = {}
+        #: Where the canvas filter shows nodes instead, as offsets from their file position
+        #: (:meth:`arrange`); a move there moves the node in the file by as much.
+        self.view_offsets: dict[str, tuple[float, float]] = {}
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -64,6 +69,7 @@ class ScenarioScene(QGraphicsScene):
             self._interaction.cancel()
         model = canvas_model(scenario)
         positions = place(model, scenario.layout)
+        self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True
         try:
@@ -93,8 +99,9 @@ class ScenarioScene(QGraphicsScene):
             else:
                 item.set_view(view)
             x, y = positions.get(node_id, (0.0, 0.0))
-            if item.pos() != QPointF(x, y):
-                item.setPos(x, y)
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
 
     def _sync_edges(self, model: CanvasModel) -> None:
         wanted = {
@@ -143,6 +150,26 @@ class ScenarioScene(QGraphicsScene):
         """Some nodes are hidden by the canvas filter: bounds, fit and minimap see the rest."""
         self.filtered = on
         self._fit_scene_rect()
+
+    def arrange(self, shown_at: dict[str, tuple[float, float]]) -> None:
+        """Show these nodes at these positions (the others where the file has them); a view
+        arrangement, never an edit. ``{}`` puts every node back."""
+        self.view_offsets = {
+            node: (x - self.positions[node][0], y - self.positions[node][1])
+            for node, (x, y) in shown_at.items()
+            if node in self.positions
+        }
+        for node_id, item in self.nodes.items():
+            x, y = self.positions.get(node_id, (0.0, 0.0))
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
+        self._fit_scene_rect()
+
+    def file_position(self, node_id: str, shown: QPointF) -> tuple[float, float]:
+        """Where a node shown at ``shown`` is in the file (:meth:`arrange`'s offset undone)."""
+        dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+        return (shown.x() - dx, shown.y() - dy)
 
     def itemsBoundingRect(self) -> QRectF:
         """The items shown (all of them unless the canvas filter hides some)."""
@@ -274,7 +301,7 @@ class ScenarioScene(QGraphicsScene):
         return False
 
     def commit_moves(self, moved: dict[str, QPointF]) -> bool:
-        positions = {node: (p.x(), p.y()) for node, p in moved.items()}
+        positions = {node: self.file_position(node, p) for node, p in moved.items()}
         s = self.document.scenario
         text = (
             f"Move {self._title(next(iter(moved)))}"
@@ -288,7 +315,9 @@ class ScenarioScene(QGraphicsScene):
         selected = self.selected_positions()
         if not selected:
             return False
-        positions = {n: (p.x() + dx, p.y() + dy) for n, p in selected.items()}
+        positions = {
+            n: self.file_position(n, QPointF(p.x() + dx, p.y() + dy)) for n, p in selected.items()
+        }
         s = self.document.scenario
         key = ("nudge", frozenset(selected))
         return self._push(lambda: edits.move_nodes(s, positions), "Nudge", merge_key=key)

@@ -253,7 +253,6 @@ class _Builder:
             self.node(me, "dag", dag_id, problem)
             return
         task_ids = tuple(str(task.task_id) for task in dag.tasks)
-        source = getattr(dag, "source", None)
         self.node(
             me,
             "dag",
@@ -261,8 +260,8 @@ class _Builder:
             dag_id=dag_id,
             schedule_kind=schedule_kind(dag.schedule),
             tasks=task_ids,
-            tags=tuple(str(t) for t in getattr(dag, "tags", ()) or ()),
-            file=getattr(source, "file", None),
+            tags=tuple(dag.tags),
+            file=dag.source.file if dag.source is not None else None,
         )
         for task in dag.tasks:
             self.task(dag_id, task)

@@ -37,8 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.importer import ImportResult, import_paths, merge_reimport
-from explorer.scenario.values import Duration
+from explorer.importer import DEFAULT_TASK_DURATION, ImportResult, import_paths, merge_reimport
 from explorer.ui.actions import ActionRegistry
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
@@ -208,8 +207,13 @@ class ImportOps(QObject):
         roots = [
             Path(r) if Path(r).is_absolute() or base is None else base / r for r in record.roots
         ]
-        parsed_at: datetime = record.parsed_at.value
-        duration = Duration.parse(str(record.task_duration)).value
+        start = record.parsed_at or document.scenario.clock.start
+        parsed_at: datetime = start.value
+        duration = (
+            record.task_duration.value
+            if record.task_duration is not None
+            else DEFAULT_TASK_DURATION
+        )
         name = document.scenario.name
 
         def work(progress: Callable[[int, int, str], None], cancel: Callable[[], bool]) -> Any:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
 
 from explorer.scenario import Dag, Scenario
+from explorer.scenario.model import ImportInfo
 
 __all__ = [
     "DAG_FIELDS",
@@ -59,14 +59,13 @@ class Item:
 
 def source_of(dag: Dag) -> tuple[str, int | None] | None:
     """(file, line) the DAG was imported from, or None for a DAG made by hand."""
-    source: Any = getattr(dag, "source", None)
-    if source is None:
+    if dag.source is None:
         return None
-    return str(source.file), source.line
+    return dag.source.file, dag.source.line
 
 
 def supplied_of(dag: Dag) -> tuple[str, ...]:
-    return tuple(getattr(dag, "supplied", ()) or ())
+    return dag.supplied
 
 
 def unresolved_items(scenario: Scenario) -> list[Item]:
@@ -75,23 +74,25 @@ def unresolved_items(scenario: Scenario) -> list[Item]:
     for dag in scenario.dags:
         source = source_of(dag)
         supplied = set(supplied_of(dag))
-        for entry in getattr(dag, "unresolved", ()) or ():
+        for entry in dag.unresolved:
+            file = entry.file if entry.file is not None else (source[0] if source else None)
             items.append(
                 Item(
                     dag.dag_id,
-                    str(entry.field),
-                    source[0] if source else None,
+                    entry.field,
+                    file,
                     entry.line,
-                    str(entry.reason),
-                    str(entry.field) in supplied,
+                    entry.reason,
+                    entry.field in supplied,
                 )
             )
     return items
 
 
-def import_record(scenario: Scenario) -> Any:
+def import_record(scenario: Scenario) -> ImportInfo | None:
     """The scenario's ``import`` record (how Re-import repeats it), or None."""
-    return getattr(scenario, "import_", None)
+    info = scenario.import_info
+    return info if info is not None and info.roots else None
 
 
 def mark_supplied(before: Dag, after: Dag) -> Dag:
@@ -101,7 +102,7 @@ def mark_supplied(before: Dag, after: Dag) -> Dag:
     value of an unresolved field is one undo step that also records, in the
     file, that a re-import must keep it.
     """
-    unresolved = {str(u.field) for u in getattr(before, "unresolved", ()) or ()}
+    unresolved = {u.field for u in before.unresolved}
     if not unresolved:
         return after
     supplied = list(supplied_of(before))
@@ -111,4 +112,4 @@ def mark_supplied(before: Dag, after: Dag) -> Dag:
             supplied.append(name)
     if tuple(supplied) == supplied_of(after):
         return after
-    return dataclasses.replace(after, supplied=tuple(supplied))  # type: ignore[call-arg]
+    return dataclasses.replace(after, supplied=tuple(supplied))

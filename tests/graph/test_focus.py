@@ -17,6 +17,7 @@ from explorer.graph.focus import (
     visible_nodes,
 )
 from explorer.graph.model import scenario_graph
+from explorer.scenario.model import Dag, DagSource
 from tests.graph.helpers import dag, declared, scenario, task
 
 
@@ -146,3 +147,17 @@ def test_describe_says_what_is_shown() -> None:
         "clean with its upstream and downstream, name contains 'x', tag 'etl', "
         "in folder (import root)"
     )
+
+
+def test_the_scenario_graph_carries_tags_and_source_files() -> None:
+
+    graph = scenario_graph(
+        scenario(
+            Dag("a", "@daily", tags=("etl",), source=DagSource("dags/x/a.py", 3)),
+            Dag("b", "@daily"),
+        )
+    )
+    assert graph.nodes["dag:a"]["tags"] == ("etl",)
+    assert graph.nodes["dag:a"]["file"] == "dags/x/a.py"
+    assert graph.nodes["dag:b"]["tags"] == () and graph.nodes["dag:b"]["file"] is None
+    assert dag_ids(visible_nodes(graph, Focus(folder="dags/x"))) == {"a"}

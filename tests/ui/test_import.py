@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from explorer.ui.import_job import ImportJob
 from explorer.ui.main_window import MainWindow
@@ -106,3 +106,152 @@ def test_cancel_keeps_the_open_scenario(qtbot, window, tmp_path) -> None:  # typ
     assert window.document() is old
     assert not imports.cancel_button.isVisible()
     assert window.registry.action("file.import").isEnabled()
+
+
+MYSTERY = """\
+import os
+from datetime import datetime
+from airflow.sdk import DAG
+from airflow.providers.standard.operators.empty import EmptyOperator
+
+with DAG(
+    "mystery",
+    schedule="@daily",
+    start_date=datetime.fromisoformat(os.environ["START"]),
+):
+    EmptyOperator(task_id="t")
+"""
+
+
+def import_folder(qtbot, window: MainWindow, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    window.imports.ask_folder = lambda: folder
+    with qtbot.waitSignal(window.imports.ended, timeout=60_000) as ended:
+        window.registry.trigger("file.import")
+    assert ended.args == ["imported"]
+
+
+def row_point(tree, row):  # type: ignore[no-untyped-def]
+    return tree.visualItemRect(row).center()
+
+
+def find_row(panel, prefix: str):  # type: ignore[no-untyped-def]
+    tree = panel.tree
+    for i in range(tree.topLevelItemCount()):
+        top = tree.topLevelItem(i)
+        for j in range(top.childCount()):
+            if top.child(j).text(0).startswith(prefix):
+                return top.child(j)
+    raise AssertionError(f"no row {prefix!r}")
+
+
+def test_tag_and_folder_filters_of_an_imported_project(qtbot, window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import_folder(qtbot, window, write_project(tmp_path, 4))
+    ws = window.workspace
+    assert ws is not None
+    bar = ws.focus_bar
+    assert bar.tag.isVisible() and bar.folder.isVisible()
+    assert [bar.tag.itemText(i) for i in range(bar.tag.count())] == ["Any tag", "team_0", "team_1"]
+    index = bar.tag.findData("team_1")
+    bar.tag.setCurrentIndex(index)
+    bar.tag.activated.emit(index)  # what choosing it in the list does
+    shown = {n for n, item in ws.scene.nodes.items() if n.startswith("dag:") and item.isVisible()}
+    assert shown == {"dag:pipeline_1", "dag:pipeline_3"}
+    assert ws.simulation is not None
+    lanes = {lane.key for lane in ws.simulation.bench.timeline.lanes}
+    assert lanes == {"pipeline_1", "pipeline_3", "s3://lake/table_1", "s3://lake/table_3"}
+    qtbot.mouseClick(bar.show_all, Qt.MouseButton.LeftButton)
+    index = bar.folder.findData("team_0")
+    bar.folder.setCurrentIndex(index)
+    bar.folder.activated.emit(index)
+    shown = {n for n, item in ws.scene.nodes.items() if n.startswith("dag:") and item.isVisible()}
+    assert shown == {"dag:pipeline_0", "dag:pipeline_2"}
+    assert bar.summary.text() == "Showing 2 of 4 DAGs: in folder team_0"
+
+
+def test_a_report_item_leads_to_its_field_where_the_value_is_supplied_in_one_step(  # type: ignore[no-untyped-def]
+    qtbot, window, tmp_path
+) -> None:
+    folder = write_project(tmp_path, 2)
+    (folder / "mystery.py").write_text(MYSTERY, encoding="utf-8")
+    import_folder(qtbot, window, folder)
+    panel = window.imports.panel
+    assert "1 value to supply" in panel.summary.text()
+    row = find_row(panel, "mystery · start_date")
+    assert row.text(1) == "mystery.py:9"  # the line of start_date=
+    assert "environment" in row.text(2)
+    tree = panel.tree
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=row_point(tree, row))
+    ws = window.workspace
+    assert ws is not None
+    assert ws.scene.selected_ids() == ["dag:mystery"]
+    line = ws.inspector.current.start_date.edit  # type: ignore[union-attr]
+    qtbot.waitUntil(line.hasFocus, timeout=3000)
+    document = ws.document
+    qtbot.keyClicks(line, "2024-06-01T00:00:00Z")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert document.undo_stack.count() == 1
+    dag = next(d for d in document.scenario.dags if d.dag_id == "mystery")
+    assert dag.start_date is not None and dag.start_date.text == "2024-06-01T00:00:00Z"
+    assert dag.supplied == ("start_date",)
+    assert find_row(panel, "✓ mystery · start_date") is not None
+    assert "Every value is read or supplied" in panel.summary.text()
+    document.undo_stack.undo()
+    dag = next(d for d in document.scenario.dags if d.dag_id == "mystery")
+    assert dag.start_date is None and dag.supplied == ()
+    assert "1 value to supply" in panel.summary.text()
+
+
+def test_reimport_shows_what_changed_keeps_positions_and_supplied_values_and_undoes(  # type: ignore[no-untyped-def]
+    qtbot, window, tmp_path
+) -> None:
+    folder = write_project(tmp_path, 3)
+    (folder / "mystery.py").write_text(MYSTERY, encoding="utf-8")
+    import_folder(qtbot, window, folder)
+    ws = window.workspace
+    assert ws is not None
+    document = ws.document
+    # the user supplies the unresolved start_date and moves a node
+    ws.scene.select_nodes(["dag:mystery"])
+    line = ws.inspector.current.start_date.edit  # type: ignore[union-attr]
+    line.setFocus()
+    qtbot.keyClicks(line, "2024-06-01T00:00:00Z")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    ws.scene.commit_moves(
+        {"dag:pipeline_0": ws.scene.nodes["dag:pipeline_0"].pos() + QPointF(0, 500)}
+    )
+    moved = document.scenario.layout["dag:pipeline_0"]
+    assert document.undo_stack.count() == 2
+    before = document.scenario
+    # the files change: one DAG removed, one added, one schedule changed
+    (folder / "team_0" / "pipeline_2.py").unlink()
+    write_project(tmp_path, 1)  # rewrites pipeline_0 as it was
+    text = (folder / "team_0" / "pipeline_0.py").read_text(encoding="utf-8")
+    (folder / "team_0" / "pipeline_0.py").write_text(
+        text.replace('schedule="@daily"', 'schedule="@hourly"'), encoding="utf-8"
+    )
+    (folder / "team_1" / "late.py").write_text(
+        HEADER + '\nwith DAG("late", schedule=None):\n    EmptyOperator(task_id="t")\n',
+        encoding="utf-8",
+    )
+    assert window.registry.action("file.reimport").isEnabled()
+    with qtbot.waitSignal(window.imports.ended, timeout=60_000) as ended:
+        window.registry.trigger("file.reimport")
+    assert ended.args == ["reimported"]
+    assert document is window.document()  # updated in place
+    assert document.undo_stack.count() == 3
+    assert document.undo_stack.text(2) == "Re-import from files"
+    dags = {d.dag_id: d for d in document.scenario.dags}
+    assert set(dags) == {"pipeline_0", "pipeline_1", "mystery", "late"}
+    assert dags["pipeline_0"].schedule == "@hourly"
+    assert dags["mystery"].start_date is not None
+    assert dags["mystery"].start_date.text == "2024-06-01T00:00:00Z"  # supplied: kept
+    assert document.scenario.layout["dag:pipeline_0"] == moved  # positions kept
+    panel = window.imports.panel
+    changes = {str(c) for c in panel.changes or ()}
+    assert "late: added" in changes and "pipeline_2: removed" in changes
+    assert any(c.startswith("pipeline_0: schedule changed") for c in changes)
+    assert find_row(panel, "late").text(1) == "dag added"
+    assert "re-import added 1 DAG, removed 1, changed 1" in panel.summary.text()
+    # one undo step puts the scenario back as it was before the re-import
+    document.undo_stack.undo()
+    assert document.scenario == before

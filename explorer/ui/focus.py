@@ -125,6 +125,8 @@ class CanvasFocus(QObject):
     def _apply(self) -> None:
         graph = self.graph
         visible = visible_nodes(graph, self.focus) if graph is not None else None
+        if visible is None and self.visible is None and not self.scene.filtered:
+            return  # nothing filtered before or now: an edit costs nothing here
         if visible is not None:
             visible |= {n for n in self.scene.nodes if n not in self._known}
         self.visible = visible
@@ -162,7 +164,8 @@ class CanvasFocus(QObject):
             }
         else:
             sub: Any = nx.DiGraph()
-            sub.add_nodes_from(nodes)  # in graph order: the layout is deterministic
+            # in graph order (the layout is deterministic), with the attributes that group
+            sub.add_nodes_from((n, graph.nodes[n]) for n in nodes)
             sub.add_edges_from(edges)
             laid = layered_layout(sub, spacing=CANVAS_SPACING, sizes=sizes)
             ox = min((x for x, _ in files.values()), default=0.0)

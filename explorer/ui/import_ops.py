@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -99,6 +99,14 @@ class ImportOps(QObject):
         self.panel.locate.connect(self.locate)
         window.files.opened.connect(self._attach)
         window.files.closed.connect(lambda: self._attach(None))
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The window closes: a running import stops (its thread must not outlive the window)."""
+        if event.type() == QEvent.Type.Close and self.job is not None:
+            self.job.cancel()
+            self.job.done.wait(10)
+        return False
 
     # ----------------------------------------------------------------- actions
     def register(self, registry: ActionRegistry) -> None:
@@ -247,9 +255,16 @@ class ImportOps(QObject):
         first = self.dock.isHidden()
         self.dock.show()
         self.dock.raise_()
-        if first:  # wide enough for "dag_id · field" and file:line side by side
-            width = max(420, self.window.width() // 4)
-            self.window.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
+        if first:  # wide enough for "dag_id · field" and file:line; the timeline keeps the most
+            QTimer.singleShot(0, self, self._size_dock)
+
+    def _size_dock(self) -> None:
+        width = self.window.width()
+        self.window.resizeDocks(
+            [self.window.timeline_dock, self.dock],
+            [width - max(420, width // 3), max(420, width // 3)],
+            Qt.Orientation.Horizontal,
+        )
 
     # ----------------------------------------------------------------- the job
     def _start(self, work: Any, done: Callable[[Any], None], title: str) -> bool:

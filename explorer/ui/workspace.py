@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QUndoView, QVBoxLayout, QWidget
 from explorer.scenario import ScenarioError
 from explorer.ui.autosave import Autosaver, Timer
 from explorer.ui.canvas.editor import NODE_KINDS, CanvasEditor
+from explorer.ui.canvas.folders import FolderLabels
 from explorer.ui.canvas.quick_add import Entry, SearchPopup
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
@@ -54,6 +55,8 @@ class Workspace(QObject):
         # the canvas filter (large projects): its bar above the canvas, in one pane
         self.focus = CanvasFocus(self.scene, self.view)
         self.focus_bar = FocusBar(self.focus)
+        self.folder_labels = FolderLabels(self.scene)
+        self.focus.changed.connect(self.folder_labels.refresh)
         self.canvas_pane = QWidget()
         self.canvas_pane.setObjectName("canvasPane")
         column = QVBoxLayout(self.canvas_pane)

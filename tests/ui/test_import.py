@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QApplication
 
 from explorer.ui.import_job import ImportJob
 from explorer.ui.main_window import MainWindow
@@ -131,6 +132,8 @@ def import_folder(qtbot, window: MainWindow, folder: Path) -> None:  # type: ign
 
 
 def row_point(tree, row):  # type: ignore[no-untyped-def]
+    QApplication.processEvents()  # the dock has its size (set once shown)
+    tree.scrollToItem(row)
     return tree.visualItemRect(row).center()
 
 
@@ -176,13 +179,18 @@ def test_a_report_item_leads_to_its_field_where_the_value_is_supplied_in_one_ste
     import_folder(qtbot, window, folder)
     panel = window.imports.panel
     assert "1 value to supply" in panel.summary.text()
+    ws = window.workspace
+    assert ws is not None
+    # mystery links to no asset: it sits in its folder's grid, under the folder's title
+    label = ws.folder_labels.items[""]
+    assert label.text() == "(import root)  ·  1 DAG"
+    mystery = ws.scene.nodes["dag:mystery"]
+    assert label.sceneBoundingRect().bottom() < mystery.sceneBoundingRect().top()
     row = find_row(panel, "mystery · start_date")
     assert row.text(1) == "mystery.py:9"  # the line of start_date=
     assert "environment" in row.text(2)
     tree = panel.tree
     qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=row_point(tree, row))
-    ws = window.workspace
-    assert ws is not None
     assert ws.scene.selected_ids() == ["dag:mystery"]
     line = ws.inspector.current.start_date.edit  # type: ignore[union-attr]
     qtbot.waitUntil(line.hasFocus, timeout=3000)

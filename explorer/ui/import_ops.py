@@ -330,6 +330,7 @@ class ImportOps(QObject):
                 self.dock.show()
         else:
             self.panel.show_scenario(None)
+            self.dock.hide()  # the gallery shows: nothing to report on
         self._update_actions()
 
     def _changed(self, scenario: object) -> None:

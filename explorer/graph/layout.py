@@ -125,11 +125,13 @@ def layered_layout(
     *,
     spacing: Spacing = SPACING,
     sizes: Sizes | None = None,
+    aspect: float = ASPECT,
     cancel: Cancel | None = None,
     progress: Progress | None = None,
 ) -> Layout:
-    """Left-to-right layers by topological generation (see the module docstring)."""
-    blocks = _blocks(graph, spacing, cancel, sizes or {})
+    """Left-to-right layers by topological generation (see the module docstring);
+    ``aspect``: width over height of the area the groups are packed into."""
+    blocks = _blocks(graph, spacing, cancel, sizes or {}, aspect)
     layout: Layout = {}
     for block in blocks:
         layout.update(block.placed(block.local))
@@ -211,7 +213,9 @@ class _Block:
         return {n: (x + self.left, y + self.top) for n, (x, y) in local.items()}
 
 
-def _blocks(graph: Any, spacing: Spacing, cancel: Cancel | None, sizes: Sizes) -> list[_Block]:
+def _blocks(
+    graph: Any, spacing: Spacing, cancel: Cancel | None, sizes: Sizes, aspect: float = ASPECT
+) -> list[_Block]:
     """The layered components and the isolated nodes' grids, packed on shelves."""
     order = {node: index for index, node in enumerate(graph)}
     components = [
@@ -231,7 +235,7 @@ def _blocks(graph: Any, spacing: Spacing, cancel: Cancel | None, sizes: Sizes) -
     isolated.sort(key=order.__getitem__)
     for group in _isolated_groups(graph, isolated):
         blocks.append(_grid_block(group, spacing, sizes))
-    _pack(blocks, spacing)
+    _pack(blocks, spacing, aspect)
     return blocks
 
 
@@ -256,13 +260,13 @@ def _isolated_groups(graph: Any, nodes: list[str]) -> list[list[str]]:
     return [g for g in (*groups, no_file, others) if g]
 
 
-def _pack(blocks: list[_Block], spacing: Spacing) -> None:
-    """Shelves left to right, top to bottom, about :data:`ASPECT` times as wide as tall."""
+def _pack(blocks: list[_Block], spacing: Spacing, aspect: float) -> None:
+    """Shelves left to right, top to bottom, about ``aspect`` times as wide as tall."""
     if not blocks:
         return
     gap = spacing.component_gap
     area = sum((b.width + 2 * b.pad + gap) * (b.height + gap) for b in blocks)
-    shelf_width = max(max(b.width + 2 * b.pad for b in blocks), math.sqrt(area * ASPECT))
+    shelf_width = max(max(b.width + 2 * b.pad for b in blocks), math.sqrt(area * aspect))
     right = top = shelf_height = 0.0  # right: where the shelf's last box ends
     first = True
     for block in blocks:

@@ -167,7 +167,10 @@ class CanvasFocus(QObject):
             # in graph order (the layout is deterministic), with the attributes that group
             sub.add_nodes_from((n, graph.nodes[n]) for n in nodes)
             sub.add_edges_from(edges)
-            laid = layered_layout(sub, spacing=CANVAS_SPACING, sizes=sizes)
+            # packed to the canvas's own shape, so that Fit magnifies as much as it can
+            port = self.view.viewport().rect()
+            aspect = min(max(port.width() / max(port.height(), 1), 0.5), 6.0)
+            laid = layered_layout(sub, spacing=CANVAS_SPACING, sizes=sizes, aspect=aspect)
             ox = min((x for x, _ in files.values()), default=0.0)
             oy = min((y for _, y in files.values()), default=0.0)
             arranged = {n: (x + ox, y + oy) for n, (x, y) in laid.items()}

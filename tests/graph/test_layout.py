@@ -150,7 +150,11 @@ class TestLayered:
         )
         left, top, right, bottom = bounds(layered_layout(graph))
         # 60 components stacked would be 60 boxes tall; packed they are about a screen's shape
-        assert 0.5 <= (right - left) / (bottom - top) <= 4
+        ratio = (right - left) / (bottom - top)
+        assert 0.5 <= ratio <= 4
+        # a wide canvas asks for a wider packing
+        left, top, right, bottom = bounds(layered_layout(graph, aspect=6.0))
+        assert (right - left) / (bottom - top) > 2 * ratio
 
     def test_isolated_dags_are_grouped_by_the_folder_of_their_file(self) -> None:
         names = [f"{folder}{i}" for folder in ("fin", "ops") for i in range(4)] + ["x", "y"]

@@ -100,8 +100,8 @@ class CanvasFocus(QObject):
         self._known = set(self.scene.nodes)
         self._apply()
         self.changed.emit(focus)
-        if fit:
-            self.view.fit()
+        if fit:  # the whole part when it fits readably, else its upper left and the minimap
+            self.view.fit(readable=True)
 
     def clear(self) -> None:
         self.set_focus(Focus())

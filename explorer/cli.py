@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import sys
@@ -25,12 +26,15 @@ from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, build_record, iso
+from explorer.engine.render import render_runs
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
 from explorer.importer.command import ImportUsageError, run_import_command
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
+from explorer.scenario.model import Scenario
+from explorer.scenario.options import find_option, parse_option_text, with_option
 from explorer.scenario.simulate import make_simulation
 
 __all__ = ["main"]
@@ -56,11 +60,13 @@ def _instant(text: str, what: str) -> datetime:
     return value.astimezone(UTC)
 
 
-def _load(path: str) -> EngineInputs:
+def _load(path: str, settings: Sequence[str] = ()) -> EngineInputs:
     if not Path(path).exists():
         raise CliError(f"{path}: no such file")
     scenario = load_scenario(path)
-    return build_engine_inputs(scenario)
+    if settings:
+        scenario = _with_options(scenario, settings)
+    return build_engine_inputs(scenario, source=path)
 
 
 def _simulate(
@@ -92,8 +98,27 @@ def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]
         out.write("  ".join(cells).rstrip() + "\n")
 
 
+def _with_options(scenario: Scenario, settings: Sequence[str]) -> Scenario:
+    """``--set section.key=value`` (repeatable): the scenario's ``airflow_config`` with
+    these options, in ``airflow.cfg``'s spelling (DEP-7); the file is not changed."""
+    config = scenario.airflow_config
+    for setting in settings:
+        name, sep, value = setting.partition("=")
+        section, dot, key = name.strip().partition(".")
+        if not sep or not dot:
+            raise CliError(f"--set {setting!r}: expected section.key=value", 2)
+        try:
+            option = find_option(section, key)
+            config = with_option(config, option, parse_option_text(option, value))
+        except KeyError as exc:
+            raise CliError(f"--set {setting!r}: {exc.args[0]}", 2) from exc
+        except ValueError as exc:
+            raise CliError(f"--set {setting!r}: {exc}", 2) from exc
+    return dataclasses.replace(scenario, airflow_config=config)
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    inputs = _load(args.scenario)
+    inputs = _load(args.scenario, args.set)
     until = _instant(args.until, "--until") if args.until else None
     sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
     record = build_record(
@@ -102,13 +127,19 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         extra_warnings=list(inputs.warnings),
         silence_factor=inputs.silence_factor,
     )
+    fields = list(RUN_FIELDS)
+    if args.render is not None:  # what each run's task would render (adr/0008)
+        rendered = render_runs(sim, list(sim.runs), args.render)
+        for row, result in zip(record["runs"], rendered, strict=True):
+            row["rendered"] = result.text if args.format == "json" else result.display
+            if args.format == "json":
+                row["render_error"] = result.error
+        fields.append("rendered")
     if args.format == "json":
         json.dump(record, out, indent=2)
         out.write("\n")
     elif args.format == "csv":
-        writer = csv.DictWriter(
-            out, fieldnames=list(RUN_FIELDS), extrasaction="ignore", lineterminator="\n"
-        )
+        writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for run in record["runs"]:
             writer.writerow(run)
@@ -122,6 +153,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             "run_after",
             "created_at",
             "state",
+            *(["rendered"] if args.render is not None else []),
         )
         _write_table(record["runs"], out, columns)
         out.write(f"\n{len(record['runs'])} runs until {record['until']}\n")
@@ -282,6 +314,20 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_RUN_LIMIT,
         help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})",
+    )
+    sim.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="an Airflow option for the whole run, as in airflow.cfg "
+        "(e.g. scheduler.create_cron_data_intervals=true); repeatable",
+    )
+    sim.add_argument(
+        "--render",
+        metavar="TEMPLATE",
+        help="a Jinja template rendered per run with the run's Airflow template context "
+        "(e.g. \"{{ ds }}\"); adds a 'rendered' column",
     )
     sim.set_defaults(func=cmd_simulate)
 

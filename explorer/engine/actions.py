@@ -13,6 +13,7 @@ from typing import Literal
 
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.dag import AliasEmission, TaskOutcome
+from explorer.engine.dagfile import BundleRefresh, DeployDag, RemoveDag, SetOption
 
 __all__ = [
     "Action",
@@ -160,4 +161,9 @@ Action = (
     | Override
     | Backfill
     | ExternalEvent
+    # changing deployments (dagfile.py, DEP-1..DEP-8)
+    | DeployDag
+    | RemoveDag
+    | SetOption
+    | BundleRefresh
 )

@@ -92,6 +92,10 @@ class DagState:
     #: run_after of each asset-triggered run (``epoch_us``), sorted: the next run's
     #: event floor (AS-5).
     asset_run_afters: array[int] = field(default_factory=lambda: array("q"))
+    #: The DAG processor found the file gone (DEP-6): nothing of it is scheduled.
+    is_stale: bool = False
+    #: A refresh after it went stale deleted its asset references (DEP-6).
+    refs_dropped: bool = False
     direct_assets: frozenset[AssetKey] = frozenset()
     schedule_refs: tuple[RefNode, ...] = ()
     schedule_aliases: frozenset[str] = frozenset()

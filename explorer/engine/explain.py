@@ -81,6 +81,14 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
         checks.append(Condition("deployed", False, "the DAG file has not been parsed yet", "SCH-4"))
         return Explanation(dag_id, now, "not deployed: no run can exist yet", checks)
     checks.append(Condition("deployed", True, f"parsed first at {iso(dag.deployed_at)}", "SCH-4"))
+    if dag.is_stale:
+        why = (
+            "its DAG file was removed and a bundle refresh noticed: no run is created, "
+            "queued runs are not started and running runs are not ended until the file "
+            "is deployed again"
+        )
+        checks.append(Condition("file present", False, why, "DEP-6"))
+        return Explanation(dag_id, now, f"stale: {why}", _queued(sim, dag, checks))
     checks.append(
         Condition("timetable", None, f"{table.name} ({table.summary}): {table.description}", "TT-1")
     )

@@ -24,14 +24,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from explorer.engine import actions as act
+from explorer.engine import deployment
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
 from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
 from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
 from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
+from explorer.engine.dagfile import DagFile, DeployDag, RemoveDag
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
+from explorer.engine.options import AirflowOptions
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import (
     DagRun,
@@ -69,7 +72,8 @@ class SchedulerConfig:
 @dataclass(frozen=True, slots=True)
 class Change:
     """What observers hear: ``kind`` in run_created, run_state, task_state, dag_paused,
-    dag_unpaused, dag_deployed, warning, clock."""
+    dag_unpaused, dag_deployed, warning, clock; and for changing deployments dag_parsed
+    (detail ``parse`` or ``deploy``), dag_removed, dag_stale, option_set."""
 
     kind: str
     at: datetime
@@ -127,6 +131,8 @@ class _State:
     #: Partition requests (APDR), every one ever opened, and the newest per (DAG, key).
     partition_requests: list[PartitionRequest] = field(default_factory=list)
     partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
+    #: Options in force and DAG files present (DEP-6, DEP-7).
+    deployment: deployment.DeploymentState = field(default_factory=deployment.DeploymentState)
 
 
 class Simulation:
@@ -138,7 +144,7 @@ class Simulation:
 
     def __init__(
         self,
-        dags: Sequence[DagSpec],
+        dags: Sequence[DagSpec | DagFile],
         *,
         start: datetime,
         config: SchedulerConfig | None = None,
@@ -151,6 +157,8 @@ class Simulation:
         watchers: Sequence[WatcherSpec] = (),
         seed: int = 0,
         declared_assets: Sequence[AssetKey] = (),
+        options: AirflowOptions | None = None,
+        refresh_grid: bool = True,
     ) -> None:
         self.config = config or SchedulerConfig()
         self.start = start
@@ -167,19 +175,32 @@ class Simulation:
         self.declared_assets = tuple(declared_assets)
         #: Seed of the random task failures (``TaskSpec.failure_rate``): same seed, same record.
         self.seed = seed
-        self.specs = {d.dag_id: d for d in dags}
+        # DEP-7: a file is read under the options in force; DAGs first added by a
+        # DeployDag action exist (undeployed) from the start, after the others.
+        options = options or AirflowOptions()
+        #: Removed files are noticed on the refresh_interval grid (False: only by
+        #: explicit BundleRefresh actions, as the conformance traces drive them).
+        self.refresh_grid = refresh_grid
+        files = [d if isinstance(d, DagFile) else DagFile.of(d) for d in dags]
+        self.script: list[act.Action] = sorted(script, key=lambda a: a.at)
+        deployed_later = [a.file for a in self.script if isinstance(a, DeployDag)]
+        resolved = [f.resolve(options) for f in files]
+        self.specs = {d.dag_id: d for d in resolved}
         if len(self.specs) != len(dags):
             raise EngineError("dag_id values must be unique")
-        self.script: list[act.Action] = sorted(script, key=lambda a: a.at)
+        added = {f.dag_id: f.resolve(options) for f in deployed_later if f.dag_id not in self.specs}
         self._observers: list[Observer] = []
         #: Automatic checkpoints (instant, snapshot), oldest first, for :meth:`rewind_to`.
         self.checkpoint_every = checkpoint_every
         self._checkpoints: list[tuple[datetime, _State]] = []
         self._since_checkpoint = 0
         log = RunLog()
-        dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(dags)}
+        every = [*resolved, *added.values()]
+        dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(every)}
         self._dag_ids = list(dag_states)
         self.state = _State(now=start, dags=dag_states, runs=log)
+        self.state.deployment.options = options
+        self.state.deployment.files = {f.dag_id: f for f in files}
         if deploy_at_start:
             later = {
                 dag_id
@@ -285,6 +306,9 @@ class Simulation:
         tick = self._next_needed_tick()
         if tick is not None:
             candidates.append(tick)
+        refresh = deployment.next_refresh(self)
+        if refresh is not None:
+            candidates.append(refresh)
         return min(candidates) if candidates else None
 
     def step(self) -> datetime | None:
@@ -349,13 +373,21 @@ class Simulation:
 
     def checkpoint(self) -> _State:
         """A snapshot of the whole state (specs and timetables are shared, not copied)."""
-        memo: dict[int, Any] = {id(spec): spec for spec in self.specs.values()}
-        return copy.deepcopy(self.state, memo)
+        return copy.deepcopy(self.state, self._shared())
 
     def restore(self, snapshot: _State) -> None:
-        memo: dict[int, Any] = {id(spec): spec for spec in self.specs.values()}
-        self.state = copy.deepcopy(snapshot, memo)
+        self.state = copy.deepcopy(snapshot, self._shared())
+        self._index_listeners()  # a restored DAG may have other references (DEP-5, DEP-6)
         self._emit("clock")
+
+    def _shared(self) -> dict[int, Any]:
+        """Immutable objects a snapshot shares instead of copying: specs and files."""
+        memo: dict[int, Any] = {id(spec): spec for spec in self.specs.values()}
+        for dag in self.state.dags.values():
+            memo[id(dag.spec)] = dag.spec
+        for file in self.state.deployment.files.values():
+            memo[id(file)] = file
+        return memo
 
     def finish(self) -> None:
         """Report script actions that never matched a run (contract section 2)."""
@@ -412,7 +444,7 @@ class Simulation:
 
     def _due_at(self, dag: DagState) -> datetime | None:
         """When this DAG next needs a loop to create a scheduled run (SCH-2)."""
-        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
+        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
             return None
         if dag.stalled_on is not None:
             return dag.wake_at
@@ -430,6 +462,8 @@ class Simulation:
             task = run.tasks[task_index]
             if task.state == "running" and not task.held:
                 self._finish_task(run, task, task.outcome)
+        # 1b. the DAG processor's bundle refreshes due now (DEP-6)
+        deployment.run_due_refreshes(self, t)
         # 2. script actions at this instant, in list order
         while st.script_index < len(self.script) and self.script[st.script_index].at <= t:
             action = self.script[st.script_index]
@@ -457,8 +491,8 @@ class Simulation:
     # ------------------------------------------------------------------ parsing (SCH-4b)
     def _sync_parse(self, dag: DagState, t: datetime) -> None:
         """Apply the latest periodic parse at or before ``t`` if it was not applied yet."""
-        if not dag.deployed:
-            return
+        if not dag.deployed or dag.dag_id not in self.state.deployment.files:
+            return  # no file, no parse (DEP-6)
         p = self.parses.at_or_before(t)
         if p is None or (dag.parsed_at is not None and p <= dag.parsed_at):
             return
@@ -469,6 +503,7 @@ class Simulation:
     def _parse(self, dag: DagState, at: datetime) -> None:
         """A parse recomputes the next-run cache from TT-3's reference and refreshes the flag."""
         dag.parsed_at = at
+        deployment.reparse(self, dag)  # the file as it is now, under today's options (DEP-7)
         latest = dag.latest_automated
         reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
         self._compute_next_run(dag, reference, at)
@@ -645,6 +680,7 @@ class Simulation:
         run.tasks = [
             TaskInstance(t.task_id, self._outcome(dag.dag_id, nth, t), held=t.hold)
             for t in dag.spec.tasks
+            if self._gets_instance(dag.spec, run)
         ]
         run.set_state("queued", now)
         st.runs.append(run, derived_run_id=standard)
@@ -653,6 +689,18 @@ class Simulation:
         st.dirty = True
         self._resolve_overrides(run)
         return run
+
+    @staticmethod
+    def _gets_instance(spec: DagSpec, run: DagRun) -> bool:
+        """A task (inheriting the DAG's start/end dates) gets an instance in a run only if
+        the run's logical date is within them; backfill runs always do. A cron trigger
+        DAG whose start_date moved later keeps making runs without any (DEP-3)."""
+        date = run.logical_date
+        if date is None or run.run_type == "backfill":
+            return True
+        if spec.start_date is not None and spec.start_date > date:
+            return False
+        return spec.end_date is None or date <= spec.end_date
 
     def _activate(self, run: DagRun) -> None:
         """``run`` becomes active (created, or queued again by a backfill)."""
@@ -699,7 +747,10 @@ class Simulation:
         queued = [
             r
             for r in st.pending.values()
-            if r.state == "queued" and r.run_after <= now and not st.dags[r.dag_id].is_paused
+            if r.state == "queued"
+            and r.run_after <= now
+            and not st.dags[r.dag_id].is_paused
+            and not st.dags[r.dag_id].is_stale  # DEP-6
         ]
         if not queued:
             return False
@@ -742,7 +793,7 @@ class Simulation:
         """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
         st = self.state
         for run in st.pending.values():
-            if run.state != "running":
+            if run.state != "running" or st.dags[run.dag_id].is_stale:  # DEP-6
                 continue
             if run.logical_date is not None and run.logical_date > now:
                 continue
@@ -752,11 +803,21 @@ class Simulation:
                     continue
                 task.state = "running"
                 task.start_date = now
-                if spec_tasks[task_index].inlets:
-                    task.inlet_events = self._inlet_events(spec_tasks[task_index], now)
+                # The file in place now says what the task does (README 7.9: a deploy
+                # changes the tasks of runs not started yet); a task it no longer has
+                # takes no time and emits nothing.
+                spec = (
+                    spec_tasks[task_index]
+                    if task_index < len(spec_tasks)
+                    and spec_tasks[task_index].task_id == task.task_id
+                    else next((t for t in spec_tasks if t.task_id == task.task_id), None)
+                )
+                if spec is not None and spec.inlets:
+                    task.inlet_events = self._inlet_events(spec, now)
                 if task.held:
                     continue
-                task.finish_at = now + spec_tasks[task_index].duration + self._delay(run, task)
+                duration = spec.duration if spec is not None else timedelta(0)
+                task.finish_at = now + duration + self._delay(run, task)
                 st.seq += 1
                 heapq.heappush(
                     st.completions,
@@ -787,6 +848,10 @@ class Simulation:
         order = st.activation
         candidates = sorted(st.touched.items(), key=lambda item: order.get(item[0], 0))
         st.touched.clear()
+        # DEP-6: a stale DAG's running runs are not looked at until its file is back.
+        for key, run in [c for c in candidates if st.dags[c[1].dag_id].is_stale]:
+            st.touched[key] = run
+            candidates.remove((key, run))
         finished = False
         for _, run in candidates:
             if run.state == "running" and all(t.finished for t in run.tasks):
@@ -839,24 +904,34 @@ class Simulation:
     # ------------------------------------------------------------------ script actions
     def _check_action(self, action: act.Action) -> None:
         dag_ids: tuple[str, ...] = ()
-        if isinstance(action, act.Deploy):
+        if isinstance(action, deployment.DeploymentAction):
+            if isinstance(action, RemoveDag):
+                dag_ids = (action.dag_id,)
+        elif isinstance(action, act.Deploy):
             dag_ids = action.dag_ids or ()
         elif isinstance(action, act.Pause | act.Unpause | act.Trigger | act.Backfill):
             dag_ids = (action.dag_id,)
         elif isinstance(action, act.TaskFinish | act.RunOutcome | act.Override):
             dag_ids = (action.run.dag_id,)
         for dag_id in dag_ids:
-            if dag_id not in self.specs:
+            if dag_id not in self.state.dags:
                 raise EngineError(f"unknown dag_id {dag_id!r} in a script action")
 
     def _apply(self, action: act.Action) -> None:
         st = self.state
         st.dirty = True
-        if isinstance(action, act.Deploy):
-            parsed = [st.dags[dag_id] for dag_id in action.dag_ids or tuple(self.specs)]
+        if isinstance(action, deployment.DeploymentAction):
+            deployment.apply(self, action)
+        elif isinstance(action, act.Deploy):
+            # Only files that exist are parsed (DEP-6: a removed DAG waits for its file).
+            files = st.deployment.files
+            ids = action.dag_ids or tuple(st.dags)
+            parsed = [st.dags[dag_id] for dag_id in ids if dag_id in files]
             for dag in parsed:
                 self._deploy(dag, action.at)
             asset_rules.activate_assets(self, parsed, action.at)
+            for dag in parsed:
+                self._emit("dag_parsed", dag.dag_id, detail="parse")
         elif isinstance(action, act.Pause | act.Unpause):
             dag = st.dags[action.dag_id]
             self._sync_parse(dag, action.at)

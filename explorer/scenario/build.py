@@ -15,7 +15,8 @@ that matches no asset, an alias event through an alias the task does not
 declare, a partition_mapper_config entry that is never used, a watcher that
 never runs) is named in ``warnings``, each at its JSON path.
 ``EngineInputs.unsupported`` holds the script actions of kinds the engine
-cannot run yet (the deployment changes of format 2).
+cannot run (none in this version: format 2's deployment changes are DeployDag,
+RemoveDag and SetOption actions, DEP-1..DEP-8).
 
 Declared assets reach the engine in file order (the first declared wins a
 URI-2 conflict), with their watchers as ``WatcherSpec``; the seed of random
@@ -44,7 +45,9 @@ from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR
 from explorer.engine.assets.condition import AliasNode, AssetKey
 from explorer.engine.assets.watchers import SourceChange, WatcherSpec
 from explorer.engine.dag import AliasEmission, DagSpec, TaskSpec
+from explorer.engine.dagfile import DagFile, DeployDag, RemoveDag, SetOption
 from explorer.engine.errors import EngineError
+from explorer.engine.options import AirflowOptions
 from explorer.engine.tz import get_zone
 from explorer.scenario.asset_dags import PathMap, expand
 from explorer.scenario.assets import AssetCatalog, Finding, asset_notes, frozen_extra
@@ -73,7 +76,7 @@ from explorer.scenario.model import (
     Watcher,
 )
 from explorer.scenario.options import effective_catchup, effective_max_active_runs
-from explorer.scenario.schedules import ScheduleReading
+from explorer.scenario.schedules import ScheduleReading, read_schedule
 from explorer.scenario.validate import document_order, schema_problems
 from explorer.scenario.values import Instant, JsonValue
 from explorer.scenario.write import write_scenario
@@ -109,6 +112,10 @@ class EngineInputs:
     seed: int = 0
     #: ``consumer_silent`` alerts past this many times a consumer's cadence.
     silence_factor: float = DEFAULT_SILENCE_FACTOR
+    #: The DAG files behind ``dags`` (what a parse re-reads under ``options``, DEP-7).
+    files: tuple[DagFile, ...] = ()
+    #: The Airflow options at ``clock.start`` (``airflow_config``).
+    options: AirflowOptions = field(default_factory=AirflowOptions)
 
 
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
@@ -137,14 +144,16 @@ class _Builder:
 
     def build(self, readings: dict[int, ScheduleReading], document: JsonValue) -> EngineInputs:
         scenario = self.scenario
-        dags = tuple(
-            self.dag_spec(dag, ("dags", i), readings[i]) for i, dag in enumerate(scenario.dags)
+        options = self.options()
+        files = tuple(
+            self.dag_file(dag, ("dags", i), readings[i], options)
+            for i, dag in enumerate(scenario.dags)
         )
+        dags = tuple(file.spec for file in files)
         self.notes.extend(asset_notes(scenario, self.assets))
         watchers = tuple(self.watchers(dags))
         specs = {dag.dag_id: dag for dag in reversed(dags)}  # the first of a dag_id counts
         script: list[Action] = []
-        unsupported: list[UnsupportedAction] = []
         until = scenario.clock.until
         for index, action in enumerate(scenario.script):
             path: JsonPath = ("script", index)
@@ -153,9 +162,7 @@ class _Builder:
                     (path, f"at {action.at.text} is after clock.until: it never happens")
                 )
             if isinstance(action, DeployAction | RemoveDagAction | SetOptionAction):
-                reason = "deployment changes are kept in the file but not simulated by this version"
-                self.notes.append((path, reason))
-                unsupported.append(UnsupportedAction(render_path(path), action, reason))
+                script.append(self.deployment(action, path, specs, options))
                 continue
             script.append(self.action(action, path, specs))
         self.notes = [(self.back(path), message) for path, message in self.notes]
@@ -175,7 +182,58 @@ class _Builder:
             watchers=watchers,
             seed=scenario.seed,
             silence_factor=scenario.alerts.silence_factor,
-            unsupported=tuple(unsupported),
+            files=files,
+            options=options,
+        )
+
+    def deployment(
+        self,
+        action: DeployAction | RemoveDagAction | SetOptionAction,
+        path: JsonPath,
+        specs: dict[str, DagSpec],
+        options: AirflowOptions,
+    ) -> Action:
+        """A change of the deployment (DEP-1, DEP-6, DEP-7) as the engine's action."""
+        at = action.at.value
+        if isinstance(action, RemoveDagAction):
+            return RemoveDag(at, action.dag_id)
+        if isinstance(action, SetOptionAction):
+            return SetOption(at, action.section, action.key, action.value)
+        where: JsonPath = (*path, "dag")
+        reading = read_schedule(
+            action.dag.schedule,
+            source=self.source,
+            path=(*where, "schedule"),
+            dag_timezone=action.dag.timezone,
+            create_cron_data_intervals=options.create_cron_data_intervals,
+            assets=self.assets,
+        )
+        file = self.dag_file(action.dag, where, reading, options)
+        specs[file.dag_id] = file.spec  # later task actions read this file's tasks
+        return DeployDag(at, file)
+
+    def options(self) -> AirflowOptions:
+        """The scenario's ``airflow_config`` as the engine's options (DEP-7)."""
+        config = self.scenario.airflow_config
+        return AirflowOptions(
+            create_cron_data_intervals=config.create_cron_data_intervals,
+            catchup_by_default=config.catchup_by_default,
+            create_delta_data_intervals=config.create_delta_data_intervals,
+            max_active_runs_per_dag=config.max_active_runs_per_dag,
+            refresh_interval=config.refresh_interval,
+        )
+
+    def dag_file(
+        self, dag: Dag, path: JsonPath, reading: ScheduleReading, options: AirflowOptions
+    ) -> DagFile:
+        """The DAG as its file: a plain schedule is re-read at each parse (DEP-7)."""
+        spec = self.dag_spec(dag, path, reading)
+        return DagFile(
+            spec,
+            reading.plain,
+            dag.catchup,  # None: unset, the options decide at each parse (DEP-7)
+            dag.max_active_runs,
+            built_with_cron_data_intervals=options.create_cron_data_intervals,
         )
 
     def watchers(self, dags: tuple[DagSpec, ...]) -> list[WatcherSpec]:
@@ -315,15 +373,17 @@ class _Builder:
                 )
                 return ExternalEvent(at, key, action.partition_key, frozen_extra(action.extra))
             case DeployAction() | RemoveDagAction() | SetOptionAction():
-                raise AssertionError("deployment changes are set aside before conversion")
+                raise AssertionError("deployment changes are converted by deployment()")
 
     def task_finish(
         self, action: TaskOutcomeAction, path: JsonPath, specs: dict[str, DagSpec]
     ) -> TaskFinish:
         emissions = None
         if action.alias_events is not None:
-            spec = next(t for t in specs[action.run.dag_id].tasks if t.task_id == action.task_id)
-            aliases = {o.name for o in spec.outlets if isinstance(o, AliasNode)}
+            tasks = specs[action.run.dag_id].tasks
+            spec = next((t for t in tasks if t.task_id == action.task_id), None)
+            outlets = spec.outlets if spec is not None else ()  # a task a deploy removed
+            aliases = {o.name for o in outlets if isinstance(o, AliasNode)}
             where = (*path, "alias_events")
             emissions = self.emissions(action.alias_events, where, action.task_id, aliases)
         return TaskFinish(

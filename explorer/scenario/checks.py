@@ -15,6 +15,7 @@ interval. All problems are collected, not just the first, so
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -35,17 +36,24 @@ from explorer.scenario.model import (
     AssetEventAction,
     BackfillAction,
     Dag,
+    DeployAction,
     OverrideAction,
     ParseAction,
     PauseAction,
+    RemoveDagAction,
     RunOutcomeAction,
     Scenario,
     ScriptAction,
+    SetOptionAction,
     TaskOutcomeAction,
     TriggerAction,
     UnpauseAction,
 )
-from explorer.scenario.options import effective_catchup, effective_max_active_runs
+from explorer.scenario.options import (
+    effective_catchup,
+    effective_max_active_runs,
+    find_option,
+)
 from explorer.scenario.schedules import ScheduleReading, read_schedule
 from explorer.scenario.validate import schema_problems
 from explorer.scenario.values import Instant, JsonValue
@@ -286,6 +294,12 @@ def _check_script(
             latest = (index, at)
         if isinstance(action, AssetEventAction):
             yield from _check_asset_event(action, path, catalog, known)
+        elif isinstance(action, DeployAction | SetOptionAction):
+            yield from _check_deployment(action, path, scenario.airflow_config, catalog)
+            if isinstance(action, DeployAction):
+                # later actions name the DAG as this file defines it (README 7.9); runs
+                # made before keep their tasks, so the earlier task ids stay known too
+                dags[action.dag.dag_id] = _with_earlier_tasks(action.dag, dags)
         else:
             yield from _check_action(action, path, dags, catalog)
         if isinstance(action, TriggerAction) and action.partition_key is not None:
@@ -320,6 +334,63 @@ def _check_action(
                 yield from _check_alias_events(action.alias_events, where, catalog)
         case RunOutcomeAction():
             yield from _known_dag(action.run.dag_id, (*path, "run", "dag_id"), dags)
+        case RemoveDagAction():
+            yield from _known_dag(action.dag_id, (*path, "dag_id"), dags)
+
+
+def _with_earlier_tasks(dag: Dag, dags: dict[str, Dag]) -> Dag:
+    earlier = dags.get(dag.dag_id)
+    if earlier is None:
+        return dag
+    ids = {t.task_id for t in dag.tasks}
+    kept = tuple(t for t in earlier.tasks if t.task_id not in ids)
+    return dataclasses.replace(dag, tasks=(*dag.tasks, *kept))
+
+
+def _check_deployment(
+    action: DeployAction | SetOptionAction,
+    path: JsonPath,
+    config: AirflowConfig,
+    catalog: AssetCatalog,
+) -> Problems:
+    """A deployed DAG is checked as a DAG of ``dags`` is (DEP-1); an option's value as
+    ``airflow.cfg`` takes it (DEP-7)."""
+    if isinstance(action, SetOptionAction):
+        try:
+            option = find_option(action.section, action.key)
+        except KeyError as exc:
+            yield (*path, "key"), str(exc.args[0])
+            return
+        value = action.value
+        if option.type is bool and not isinstance(value, bool):
+            yield (*path, "value"), f"[{option.section}] {option.key} takes true or false"
+        elif option.type is int and (isinstance(value, bool) or not isinstance(value, int)):
+            yield (*path, "value"), f"[{option.section}] {option.key} takes a whole number"
+        elif option.minimum is not None and isinstance(value, int) and value < option.minimum:
+            yield (*path, "value"), (
+                f"[{option.section}] {option.key} must be at least {option.minimum}"
+            )
+        return
+    dag = action.dag
+    where: JsonPath = (*path, "dag")
+    yield from _check_dag(dag, where, catalog)
+    undeclared = list(_undeclared(dag.schedule, (*where, "schedule"), catalog))
+    yield from undeclared
+    if undeclared or catalog.names_broken(dag.schedule):
+        return
+    try:
+        reading = read_schedule(
+            dag.schedule,
+            source="",
+            path=(*where, "schedule"),
+            dag_timezone=dag.timezone,
+            create_cron_data_intervals=config.create_cron_data_intervals,
+            assets=catalog,
+        )
+    except ScenarioError as exc:
+        yield exc.steps, exc.message
+    else:
+        yield from _check_timetable(dag, where, reading, config)
 
 
 def _check_asset_event(

@@ -70,6 +70,9 @@ class ScheduleReading:
 
     timetable: Timetable
     notes: tuple[Note, ...] = ()
+    #: The plain ``schedule=`` value (cron string, preset, duration) whose timetable class
+    #: ``[scheduler] create_cron_data_intervals`` picks at each parse (DEP-7); None otherwise.
+    plain: str | timedelta | relativedelta | None = None
 
 
 def timetable_names() -> list[str]:
@@ -118,12 +121,13 @@ class _Reader:
 
     def schedule(self, value: JsonValue, path: JsonPath) -> ScheduleReading:
         if value is None or isinstance(value, str):
-            return ScheduleReading(self.plain(value, path))
+            return ScheduleReading(self.plain(value, path), plain=value)
         if isinstance(value, dict) and "timetable" in value:
             return self.timetable(value, path)
         if isinstance(value, dict) and ("timedelta" in value or "relativedelta" in value):
             key = "timedelta" if "timedelta" in value else "relativedelta"
-            return ScheduleReading(self.plain(_delta(value), (*path, key)))
+            delta = _delta(value)
+            return ScheduleReading(self.plain(delta, (*path, key)), plain=delta)
         return ScheduleReading(AssetTriggeredTimetable(self.condition(value, path)))
 
     def plain(self, value: str | timedelta | relativedelta | None, path: JsonPath) -> Timetable:

@@ -19,7 +19,7 @@ def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simu
         loop_interval=inputs.loop_interval, parse_interval=inputs.parse_interval
     )
     return Simulation(
-        inputs.dags,
+        inputs.files or inputs.dags,
         start=inputs.start,
         config=config,
         script=inputs.script,
@@ -27,4 +27,5 @@ def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simu
         watchers=inputs.watchers,
         seed=inputs.seed,
         declared_assets=inputs.declared_assets,
+        options=inputs.options,
     )

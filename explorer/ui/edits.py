@@ -47,7 +47,7 @@ from explorer.scenario import (
     UnpauseAction,
     Watcher,
 )
-from explorer.scenario.model import AssetDag
+from explorer.scenario.model import AssetDag, DeployAction, RemoveDagAction
 from explorer.scenario.values import JsonValue
 from explorer.ui import conditions
 
@@ -255,8 +255,14 @@ def _map_script_dag_ids(action: ScriptAction, change: Callable[[str], str]) -> S
             if action.dag_ids is None:
                 return action
             return dataclasses.replace(action, dag_ids=tuple(change(d) for d in action.dag_ids))
-        case PauseAction() | UnpauseAction() | TriggerAction() | BackfillAction():
+        case (
+            PauseAction() | UnpauseAction() | TriggerAction() | BackfillAction() | RemoveDagAction()
+        ):
             return dataclasses.replace(action, dag_id=change(action.dag_id))
+        case DeployAction():  # the new file of that DAG (DEP-1)
+            return dataclasses.replace(
+                action, dag=dataclasses.replace(action.dag, dag_id=change(action.dag.dag_id))
+            )
         case TaskOutcomeAction() | OverrideAction() | RunOutcomeAction():
             run = dataclasses.replace(action.run, dag_id=change(action.run.dag_id))
             return dataclasses.replace(action, run=run)
@@ -267,8 +273,12 @@ def _script_dag_ids(action: ScriptAction) -> set[str]:
     match action:
         case ParseAction():
             return set(action.dag_ids or ())
-        case PauseAction() | UnpauseAction() | TriggerAction() | BackfillAction():
+        case (
+            PauseAction() | UnpauseAction() | TriggerAction() | BackfillAction() | RemoveDagAction()
+        ):
             return {action.dag_id}
+        case DeployAction():
+            return {action.dag.dag_id}
         case TaskOutcomeAction() | OverrideAction() | RunOutcomeAction():
             return {action.run.dag_id}
     return set()

@@ -11,6 +11,7 @@ one action registry (:mod:`explorer.ui.actions`). File operations live in
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC
 from functools import partial
 from pathlib import Path
 
@@ -248,6 +249,13 @@ class MainWindow(QMainWindow):
             ws(lambda w: w.view.request_quick_add()),
             tip="Add a node by typing (Tab on the canvas)",
         )
+        r.register(
+            "edit.deploy_change",
+            "&Deploy This Change At…",
+            ws(self._deploy_change),
+            tip="Ship the edits since the last save at an instant: the saved version runs "
+            "before it, the edited one after (undoable)",
+        )
         for kind, label in (
             ("dag", "&DAG"),
             ("asset", "&Asset"),
@@ -378,6 +386,8 @@ class MainWindow(QMainWindow):
                     "edit.select_all",
                     "edit.find",
                     "edit.quick_add",
+                    s,
+                    "edit.deploy_change",
                 ],
             ),
             Menu(
@@ -573,6 +583,20 @@ class MainWindow(QMainWindow):
         return self.files.open_path(path)
 
     # ----------------------------------------------------------------- state
+    def _deploy_change(self, workspace: Workspace) -> None:
+        """Edit > Deploy This Change At… (explorer/ui/deploy_change.py)."""
+        from explorer.ui.deploy_change import DeployChangeDialog
+
+        panes = workspace.simulation
+        now = (
+            panes.session.now
+            if panes is not None
+            else workspace.document.scenario.clock.start.value
+        )
+        text = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.deploy_dialog = DeployChangeDialog(workspace.document, text, self)
+        self.deploy_dialog.open()
+
     def _ws(self, call: Callable[[Workspace], object]) -> Callable[[], None]:
         """An action callback that needs an open document (does nothing without one)."""
 

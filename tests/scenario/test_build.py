@@ -28,6 +28,7 @@ from explorer.engine.assets.condition import (
     AssetNode,
     RefNode,
 )
+from explorer.engine.dagfile import DeployDag, RemoveDag, SetOption
 from explorer.scenario import (
     Dag,
     ScenarioError,
@@ -154,6 +155,7 @@ class TestFullScenario:
         assert kinds == [
             Deploy, Deploy, Unpause, Trigger, Trigger, TaskFinish, TaskFinish, TaskFinish,
             RunOutcome, RunOutcome, Override, Pause, Backfill, ExternalEvent,
+            DeployDag, SetOption, SetOption, RemoveDag,
         ]  # fmt: skip
         finishes = [a for a in inputs.script if isinstance(a, TaskFinish)]
         assert [f.outcome for f in finishes] == ["success", "failed", "success_no_data"]
@@ -175,8 +177,7 @@ class TestFullScenario:
 
     def test_asset_events_become_external_events(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))
-        # Format 2's deployment changes are set aside until the engine simulates them.
-        assert [u.path for u in inputs.unsupported] == [f"$.script[{i}]" for i in range(14, 18)]
+        assert inputs.unsupported == ()
         assert inputs.script[13] == ExternalEvent(
             datetime(2024, 3, 9, 1, tzinfo=UTC), ORDERS, "us", (("rows", 42), ("ratio", 0.5))
         )
@@ -197,10 +198,28 @@ class TestFullScenario:
 
     def test_the_only_warning_is_the_silent_alias(self) -> None:
         warnings = build_engine_inputs(load_scenario(FULL)).warnings
-        assert [w.split(": ")[0] for w in warnings] == [
-            "$.dags[12].schedule.all[1].any[1].alias",
-            *(f"$.script[{i}]" for i in range(14, 18)),  # deployment changes not simulated yet
-        ]
+        assert [w.split(": ")[0] for w in warnings] == ["$.dags[12].schedule.all[1].any[1].alias"]
+
+    def test_deployment_changes_become_engine_actions(self) -> None:
+        """DEP-1, DEP-6, DEP-7: the new file (its unset fields left to the options), the
+        removal and each option as ``airflow.cfg`` spells it."""
+        inputs = build_engine_inputs(load_scenario(FULL))
+        deploy, first, second, remove = inputs.script[14:]
+        assert isinstance(deploy, DeployDag)
+        assert deploy.at == datetime(2024, 3, 9, 2, tzinfo=UTC)
+        assert (deploy.dag_id, deploy.file.schedule, deploy.file.catchup) == (
+            "preset",
+            "0 */2 * * *",
+            False,
+        )
+        assert deploy.file.max_active_runs is None  # unset: [core] max_active_runs_per_dag
+        assert first == SetOption(
+            datetime(2024, 3, 9, 3, tzinfo=UTC), "scheduler", "catchup_by_default", False
+        )
+        assert second == SetOption(
+            datetime(2024, 3, 9, 3, tzinfo=UTC), "core", "max_active_runs_per_dag", 4
+        )
+        assert remove == RemoveDag(datetime(2024, 3, 9, 4, tzinfo=UTC), "once")
 
     def test_the_clock_and_scheduler_settings_are_carried_over(self) -> None:
         inputs = build_engine_inputs(load_scenario(FULL))

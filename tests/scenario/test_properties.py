@@ -168,10 +168,7 @@ def dags(draw: st.DrawFn, dag_id: str, catchup_by_default: bool = False) -> Dag:
         tasks=draw(tasks()),
         extras=draw(extras),
         tags=tuple(draw(st.lists(ids, max_size=2))),
-        source=draw(
-            st.none()
-            | st.builds(DagSource, ids, st.none() | st.integers(1, 500), extras)
-        ),
+        source=draw(st.none() | st.builds(DagSource, ids, st.none() | st.integers(1, 500), extras)),
         unresolved=tuple(
             draw(
                 st.lists(
@@ -205,7 +202,9 @@ def selectors(draw: st.DrawFn, dag_id: str) -> RunSelectorModel:
 
 
 @st.composite
-def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
+def actions(
+    draw: st.DrawFn, at: Instant, dag_list: list[Dag], catchup_by_default: bool = False
+) -> Any:
     dag = draw(st.sampled_from(dag_list))
     kinds = ["parse", "pause", "unpause", "trigger", "run", "backfill"]
     kinds += ["deploy", "remove", "option"]
@@ -217,7 +216,7 @@ def actions(draw: st.DrawFn, at: Instant, dag_list: list[Dag]) -> Any:
         chosen = draw(st.none() | st.just((dag.dag_id,)))
         return ParseAction(at, chosen, more)
     if kind == "deploy":
-        return DeployAction(at, draw(dags(dag.dag_id)), more)
+        return DeployAction(at, draw(dags(dag.dag_id, catchup_by_default)), more)
     if kind == "remove":
         return RemoveDagAction(at, dag.dag_id, more)
     if kind == "option":
@@ -289,7 +288,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     moments = sorted(
         draw(st.lists(instants(start.value, timedelta(days=10)), max_size=6)), key=lambda i: i.value
     )
-    script = tuple(draw(actions(at, dag_list)) for at in moments)
+    script = tuple(draw(actions(at, dag_list, config.catchup_by_default)) for at in moments)
     until = draw(st.none() | instants(moments[-1].value if moments else start.value))
     layout = draw(
         st.dictionaries(
@@ -406,5 +405,6 @@ def test_a_generated_scenario_survives_save_and_load_unchanged(scenario: Scenari
 def test_a_generated_scenario_builds_engine_inputs(scenario: Scenario) -> None:
     inputs = build_engine_inputs(scenario)
     assert [d.dag_id for d in inputs.dags] == [d.dag_id for d in scenario.dags]
-    # Every action reaches the engine or is named as set aside (deployment changes).
-    assert len(inputs.script) + len(inputs.unsupported) == len(scenario.script)
+    # Every action reaches the engine, deployment changes included (DEP-1..DEP-7).
+    assert inputs.unsupported == ()
+    assert len(inputs.script) == len(scenario.script)

@@ -192,17 +192,29 @@ def request_ready(sim: Simulation, request: PartitionRequest) -> bool:
 
 def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
     """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
+    from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
+
     st = sim.state
     pending = [
         r
         for r in st.partition_requests
-        if r.run is None and not r.evaluated and st.dags[r.dag_id].deployed
+        if r.run is None
+        and not r.evaluated
+        and st.dags[r.dag_id].deployed
+        and not st.dags[r.dag_id].is_stale  # PT-4, DEP-6
     ][:MAX_PER_LOOP]
     fired: list[PartitionRequest] = []
     for request in pending:
         dag = st.dags[request.dag_id]
-        if request.fingerprint != _timetable(dag).fingerprint():
-            st.partition_requests.remove(request)  # mapper or window edited (PT-4)
+        table = dag.spec.timetable
+        if not isinstance(table, PartitionedAssetTimetable) or (
+            request.fingerprint != table.fingerprint()
+        ):
+            # mapper or window edited: deleted with its keys (PT-4, DEP-8)
+            st.partition_requests.remove(request)
+            if st.partition_latest.get((dag.dag_id, request.partition_key)) is request:
+                del st.partition_latest[(dag.dag_id, request.partition_key)]
+            st.deployment.dropped_requests.append((request, now))
             continue
         request.evaluated = True  # not ready stays not ready until a new log arrives
         if request_ready(sim, request):

@@ -156,7 +156,9 @@ def emit_task_events(
     (PT-1); the run's partition_date rides along only with the run's key.
     """
     st = sim.state
-    spec = next(t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id)
+    spec = next((t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)
+    if spec is None:  # the file deployed since has no such task: nothing to emit (DEP-1)
+        return
     keys = partition_keys if partition_keys is not None else spec.partition_keys
     emissions = alias_events if alias_events is not None else spec.alias_events
     wrote = task.outcome != "success_no_data"
@@ -258,8 +260,8 @@ def ready_asset_dags(sim: Simulation) -> list[DagState]:
     ready = []
     for dag_id in sorted(st.asset_ready, key=lambda d: st.dags[d].order):
         dag = st.dags[dag_id]
-        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs:
-            continue
+        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
+            continue  # DEP-6: a stale DAG keeps its rows but gets no run
         # AS-4: the live count includes every active run, backfills too (SCH-5).
         if dag.active_runs(include_backfill=True) >= dag.spec.max_active_runs:
             continue

@@ -21,6 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.engine.context import ContextBuilder
+from explorer.engine.render import Rendered, TemplateRenderer
 from explorer.ui.timeline.data import RUN_STATES, RUN_TYPES, RunStore
 from explorer.ui.timeline.style import NORMAL
 from explorer.ui.timeline.timebase import fmt_span, fmt_utc, zone_of
@@ -84,6 +86,9 @@ def _value(run: DagRun, column: str) -> Any:
     return getattr(run, column)
 
 
+#: Header of the column a user's template fills (adr/0008).
+RENDERED = "rendered"
+
 _STORE_INSTANTS = {
     "logical_date": "logical",
     "data_interval_start": "ival_start",
@@ -140,6 +145,27 @@ class RunsTableModel(QtCore.QAbstractTableModel):
         #: model row → store row, and its inverse (None: unsorted, the identity).
         self._order: npt.NDArray[np.int64] | None = None
         self._where: npt.NDArray[np.int64] | None = None
+        #: A user's Jinja template, rendered per run in an extra last column (adr/0008).
+        self.template: TemplateRenderer | None = None
+        self._contexts: ContextBuilder | None = None
+        self._rendered: dict[int, Rendered] = {}
+
+    def set_template(self, source: str) -> None:
+        """Show ``source`` rendered per run in a last column (empty: no column)."""
+        self.beginResetModel()
+        self.template = TemplateRenderer(source) if source.strip() else None
+        self._rendered.clear()
+        self.endResetModel()
+
+    def rendered(self, store_row: int) -> Rendered | None:
+        """The template rendered for a run, computed when first shown."""
+        if self.template is None or self._contexts is None:
+            return None
+        found = self._rendered.get(store_row)
+        if found is None:
+            context = self._contexts.context(self.store.runs[store_row])
+            found = self._rendered[store_row] = self.template.render(context)
+        return found
 
     def set_display_zone(self, name: str) -> None:
         self.zone = zone_of(name)
@@ -147,6 +173,8 @@ class RunsTableModel(QtCore.QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(self._count - 1, len(COLUMNS) - 1))
 
     def refresh(self, sim: Simulation) -> None:
+        self._contexts = ContextBuilder(sim)  # the clock moved: contexts are read again
+        self._rendered.clear()
         result = self.store.sync(sim.runs)
         if result.reset:
             self.beginResetModel()
@@ -156,7 +184,7 @@ class RunsTableModel(QtCore.QAbstractTableModel):
                 self._order, self._where = self._permutation(*self._sorted_by)
             self.endResetModel()
             return
-        last = len(COLUMNS) - 1
+        last = self.columnCount() - 1
         for row in result.changed:
             if row < self._count:
                 model_row = self.model_row(row)
@@ -201,7 +229,7 @@ class RunsTableModel(QtCore.QAbstractTableModel):
         self, column: int, order: QtCore.Qt.SortOrder = QtCore.Qt.SortOrder.AscendingOrder
     ) -> None:
         """Order the rows by ``column`` (-1: creation order), keeping the selection."""
-        if column < 0 or column >= len(COLUMNS):
+        if column < 0 or column >= len(COLUMNS):  # the rendered column is not sortable
             self._sorted_by = None
             self._apply_order(None, None)
         else:
@@ -230,18 +258,20 @@ class RunsTableModel(QtCore.QAbstractTableModel):
         return 0 if parent.isValid() else self._count
 
     def columnCount(self, parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(COLUMNS) + (self.template is not None)
 
     def headerData(self, section: int, orientation: QtCore.Qt.Orientation, role: int = 0) -> Any:
         if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == (
             QtCore.Qt.Orientation.Horizontal
         ):
-            return COLUMNS[section]
+            return COLUMNS[section] if section < len(COLUMNS) else RENDERED
         return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         if not index.isValid() or index.row() >= self._count:
             return None
+        if index.column() >= len(COLUMNS):
+            return self._rendered_data(index.row(), role)
         run = self.store.runs[self.store_row(index.row())]
         column = COLUMNS[index.column()]
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
@@ -263,6 +293,19 @@ class RunsTableModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and column == "state":
             return QtGui.QColor(_STATE_COLOURS.get(run.state, "#000000"))
         if role == KEY_ROLE:
+            return (run.dag_id, run.run_id)
+        return None
+
+    def _rendered_data(self, row: int, role: int) -> Any:
+        result = self.rendered(self.store_row(row))
+        if result is None:
+            return None
+        if role in (QtCore.Qt.ItemDataRole.DisplayRole, QtCore.Qt.ItemDataRole.ToolTipRole):
+            return result.display
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and result.error is not None:
+            return QtGui.QColor(_STATE_COLOURS["failed"])  # the task would fail on it
+        if role == KEY_ROLE:
+            run = self.store.runs[self.store_row(row)]
             return (run.dag_id, run.run_id)
         return None
 
@@ -350,6 +393,16 @@ class RunsTable(QtWidgets.QWidget):
             lambda text: self.proxy.set_state("" if text == "any state" else text)
         )
         self.count_label = QtWidgets.QLabel()
+        self.template_edit = QtWidgets.QLineEdit()
+        self.template_edit.setPlaceholderText("template per run, e.g. {{ ds }}")
+        self.template_edit.setToolTip(
+            "A Jinja template rendered for every run with the context its task gets in "
+            "Airflow 3.3.2 (ds, ts, logical_date, data_interval_start/end, dag_run, "
+            "prev_*_success, triggering_asset_events, macros.ds_add...). Enter shows it "
+            "in the 'rendered' column; errors show in the run's cell."
+        )
+        self.template_edit.setClearButtonEnabled(True)
+        self.template_edit.editingFinished.connect(self._template_entered)
         self.view = QtWidgets.QTableView()
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
@@ -369,6 +422,7 @@ class RunsTable(QtWidgets.QWidget):
         bar.addWidget(self.filter_edit, 1)
         bar.addWidget(self.state_box)
         bar.addWidget(self.count_label)
+        bar.addWidget(self.template_edit, 1)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
@@ -428,6 +482,18 @@ class RunsTable(QtWidgets.QWidget):
         key = self.proxy.data(current, KEY_ROLE)
         if key is not None:
             self.run_selected.emit(key[0], key[1])
+
+    def _template_entered(self) -> None:
+        """Render the typed template and bring its column into view."""
+        text = self.template_edit.text()
+        current = self.model.template.source if self.model.template else ""
+        if text.strip() == current.strip():
+            return
+        self.model.set_template(text)
+        if self.model.template is not None and self.proxy.rowCount():
+            last = self.proxy.columnCount() - 1
+            self.view.resizeColumnToContents(last)
+            self.view.scrollTo(self.proxy.index(0, last))
 
     def _update_count(self, *args: object) -> None:
         self.count_label.setText(f"{self.proxy.rowCount()} of {self.model.rowCount()} runs")

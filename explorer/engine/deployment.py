@@ -1,0 +1,228 @@
+"""Deployments that change while the scheduler runs (DEP-1..DEP-8).
+
+Functions over a :class:`~explorer.engine.simulation.Simulation`, called
+where Airflow does the same thing: a re-parse installs the file's new
+definition (``DagFile.resolve`` under the options in force, DEP-7) before the
+usual parse computation (DEP-1, DEP-2, DEP-3, DEP-4); a deleted file is
+noticed by a DAG processor bundle refresh, which marks the DAG stale, and its
+asset references go at the refresh after (DEP-6); an option changes what
+later parses give (DEP-7).
+
+What is *not* here is as important: nothing touches runs already created
+(DEP-1), queue rows survive a removal (DEP-6), and partition requests of an
+edited rollup are dropped by the loop itself (``fire_partition_requests``,
+DEP-8), which records them in :attr:`DeploymentState.dropped_requests`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.dag import DagError, DagSpec
+from explorer.engine.dagfile import BundleRefresh, DagFile, DeployDag, RemoveDag, SetOption
+from explorer.engine.dagstate import DagState
+from explorer.engine.options import AirflowOptions
+
+if TYPE_CHECKING:
+    from explorer.engine.assets.partitioned import PartitionRequest
+    from explorer.engine.simulation import Simulation
+
+__all__ = [
+    "DeploymentAction",
+    "DeploymentState",
+    "apply",
+    "install_spec",
+    "next_refresh",
+    "reparse",
+    "run_due_refreshes",
+]
+
+DeploymentAction = DeployDag | RemoveDag | SetOption | BundleRefresh
+
+
+@dataclass(slots=True)
+class DeploymentState:
+    """What the DAG processor sees: the options in force and the files in the bundle."""
+
+    options: AirflowOptions = field(default_factory=AirflowOptions)
+    #: The DAG files present now, by dag_id (a removed file is absent).
+    files: dict[str, DagFile] = field(default_factory=dict)
+    #: Grid refreshes still to run (sorted): only those that can change something.
+    refreshes: list[datetime] = field(default_factory=list)
+    #: Partition requests deleted while pending (DEP-8), with the tick that deleted them.
+    dropped_requests: list[tuple[PartitionRequest, datetime]] = field(default_factory=list)
+
+
+def apply(sim: Simulation, action: DeploymentAction) -> None:
+    """Apply one deployment action at its instant."""
+    if isinstance(action, DeployDag):
+        _deploy(sim, action)
+    elif isinstance(action, RemoveDag):
+        _remove(sim, action)
+    elif isinstance(action, SetOption):
+        _set_option(sim, action)
+    else:
+        refresh_bundle(sim, action.at)
+
+
+# ---------------------------------------------------------------- deploy (DEP-1, DEP-6)
+def _deploy(sim: Simulation, action: DeployDag) -> None:
+    st = sim.state
+    dag = st.dags[action.dag_id]
+    sim._sync_parse(dag, action.at)  # parses before the edit read the old file
+    st.deployment.files[dag.dag_id] = action.file
+    if dag.is_stale:
+        dag.is_stale = False  # the file is back: the DAG is the same DAG (DEP-6)
+    if dag.refs_dropped:
+        # The references are created again: a DAG that never had an asset-triggered
+        # run floors its first one at this instant (DEP-6, AS-5).
+        dag.refs_dropped = False
+        dag.assets_first_seen = None
+        dag.direct_assets = dag.spec.direct_assets
+        dag.schedule_refs = dag.spec.schedule_refs
+        dag.schedule_aliases = dag.spec.schedule_aliases
+    sim._deploy(dag, action.at)
+    asset_rules.activate_assets(sim, [dag], action.at)
+    _recount(sim)
+    sim._emit("dag_parsed", dag.dag_id, detail="deploy")
+
+
+def reparse(sim: Simulation, dag: DagState) -> None:
+    """At a parse: the file's definition under the options in force (DEP-7)."""
+    file = sim.state.deployment.files.get(dag.dag_id)
+    if file is None:
+        return
+    try:
+        spec = file.resolve(sim.state.deployment.options)
+    except DagError as exc:
+        # An import error: Airflow keeps the DAG it parsed last.
+        sim._warn(f"DAG {dag.dag_id!r} fails to parse at {sim.state.now.isoformat()}: {exc}")
+        return
+    install_spec(sim, dag, spec)
+
+
+def install_spec(sim: Simulation, dag: DagState, spec: DagSpec) -> None:
+    """The DAG's new definition replaces its old one; runs stay as they are (DEP-1).
+
+    Queue rows of assets the new schedule no longer names go with their
+    references (DEP-5); pending partition requests are looked at again by the
+    next loop, which drops those of another rollup definition (DEP-8).
+    """
+    if spec is dag.spec:
+        return
+    st = sim.state
+    had_assets = bool(dag.direct_assets) or bool(dag.schedule_refs) or bool(dag.schedule_aliases)
+    dag.spec = spec
+    dag.next_run_memo = None
+    dag.stalled_on = None
+    dag.wake_at = None
+    if not dag.refs_dropped:
+        dag.direct_assets = spec.direct_assets
+        dag.schedule_refs = spec.schedule_refs
+        dag.schedule_aliases = spec.schedule_aliases
+    if not spec.direct_assets and had_assets:
+        dag.assets_first_seen = None  # references deleted: a later condition makes new ones
+    for key in [k for k in dag.adrq if not dag.listens_to(k, ())]:
+        del dag.adrq[key]
+    if not dag.adrq:
+        st.asset_queued.discard(dag.dag_id)
+    if spec.timetable.asset_condition is None:
+        dag.adrq.clear()
+        st.asset_queued.discard(dag.dag_id)
+        st.asset_ready.discard(dag.dag_id)
+    else:
+        asset_rules.refresh_ready(sim, [dag])
+    for request in st.partition_requests:
+        if request.dag_id == dag.dag_id and request.run is None:
+            request.evaluated = False
+    sim._index_listeners()
+    st.dirty = True
+
+
+def _recount(sim: Simulation) -> None:
+    """Keep the listener index and readiness in step with references (AS-2, AS-3)."""
+    sim._index_listeners()
+    asset_rules.refresh_ready(sim, None)
+
+
+# ---------------------------------------------------------------- remove / refresh (DEP-6)
+def _remove(sim: Simulation, action: RemoveDag) -> None:
+    st = sim.state
+    dag = st.dags[action.dag_id]
+    sim._sync_parse(dag, action.at)  # periodic parses before the deletion still happened
+    st.deployment.files.pop(dag.dag_id, None)
+    if sim.refresh_grid:
+        _plan_refresh(sim, action.at)
+    sim._emit("dag_removed", dag.dag_id)
+
+
+def _plan_refresh(sim: Simulation, after: datetime) -> None:
+    """The next refresh of the grid ``clock.start + k * refresh_interval`` after ``after``."""
+    step = sim.state.deployment.options.refresh_period
+    k = (after - sim.start) // step + 1
+    at = sim.start + k * step
+    refreshes = sim.state.deployment.refreshes
+    if at not in refreshes:
+        refreshes.append(at)
+        refreshes.sort()
+
+
+def refresh_bundle(sim: Simulation, at: datetime) -> None:
+    """A bundle refresh (``DagModel.deactivate_deleted_dags``).
+
+    References of DAGs the database already holds as stale are deleted first;
+    then DAGs whose file is gone become stale (the flag is not flushed before
+    the reference clean-up, so their references survive until the next
+    refresh). Paused flag, next-run cache and queue rows stay (DEP-6).
+    """
+    st = sim.state
+    files = st.deployment.files
+    changed = False
+    for dag in st.dags.values():
+        if dag.is_stale and not dag.refs_dropped:
+            dag.refs_dropped = True
+            dag.direct_assets = frozenset()
+            dag.schedule_refs = ()
+            dag.schedule_aliases = frozenset()
+            changed = True
+    newly: list[DagState] = []
+    for dag in st.dags.values():
+        if dag.deployed and not dag.is_stale and dag.dag_id not in files:
+            dag.is_stale = True
+            sim._reschedule(dag)
+            newly.append(dag)
+    if changed:
+        _recount(sim)
+    if newly and sim.refresh_grid:
+        _plan_refresh(sim, at)  # the refresh after drops their references
+    st.dirty = True
+    for dag in newly:
+        sim._emit("dag_stale", dag.dag_id)
+
+
+def next_refresh(sim: Simulation) -> datetime | None:
+    refreshes = sim.state.deployment.refreshes
+    return refreshes[0] if refreshes else None
+
+
+def run_due_refreshes(sim: Simulation, t: datetime) -> None:
+    refreshes = sim.state.deployment.refreshes
+    while refreshes and refreshes[0] <= t:
+        refreshes.pop(0)
+        refresh_bundle(sim, t)
+
+
+# ---------------------------------------------------------------- options (DEP-7)
+def _set_option(sim: Simulation, action: SetOption) -> None:
+    st = sim.state
+    for dag in st.dags.values():  # parses before the change read the old value
+        sim._sync_parse(dag, action.at)
+    st.deployment.options = st.deployment.options.set(action.section, action.key, action.value)
+    sim._emit("option_set", detail=f"[{action.section}] {action.key} = {action.value}")
+
+
+def refresh_period(sim: Simulation) -> timedelta:
+    return sim.state.deployment.options.refresh_period

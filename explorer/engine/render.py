@@ -1,0 +1,153 @@
+"""Render a user's Jinja template against each run's template context (adr/0008).
+
+The environment is the one a DAG's task gets by default in Airflow 3.3.2:
+jinja2's *sandboxed* environment with ``StrictUndefined`` (a missing key is
+an error, not an empty string), the ``do`` extension, Airflow's date
+filters (``{{ logical_date | ds }}``) and the deterministic part of
+``macros`` (``ds_add``, ``ds_format``, ``datetime``, ``timedelta``,
+``dateutil``, ``json``). Macros that read the wall clock or draw random
+numbers (``time``, ``uuid``, ``random``, ``datetime_diff_for_humans`` without
+a second date) are left out: a simulation never reads the wall clock.
+
+Nothing a template does can reach past the sandbox, and an error never
+escapes: each run's result is either the rendered text or the error as text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import dateutil
+import jinja2
+import jinja2.exceptions
+import jinja2.sandbox
+
+if TYPE_CHECKING:
+    from explorer.engine.runs import DagRun
+    from explorer.engine.simulation import Simulation
+
+__all__ = ["Rendered", "TemplateRenderer", "render_runs", "render_template"]
+
+
+def ds_add(ds: str, days: int) -> str:
+    """``macros.ds_add``: ``YYYY-MM-DD`` plus ``days``."""
+    if not days:
+        return str(ds)
+    day = datetime.strptime(str(ds), "%Y-%m-%d")  # noqa: DTZ007 -- a calendar date, no instant
+    return (day + timedelta(days=days)).strftime("%Y-%m-%d")
+
+
+def ds_format(ds: str, input_format: str, output_format: str) -> str:
+    """``macros.ds_format``: re-format a date string."""
+    parsed = datetime.strptime(str(ds), input_format)  # noqa: DTZ007 -- text in, text out
+    return parsed.strftime(output_format)
+
+
+def _filter(fmt: str | None) -> Any:
+    def apply(value: date | None) -> str | None:
+        if value is None:
+            return None
+        if fmt is None:
+            return value.isoformat()
+        return value.strftime(fmt)
+
+    return apply
+
+
+def _ts_nodash_with_tz(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat().replace("-", "").replace(":", "")
+
+
+#: Airflow's template filters (``templater.FILTERS``).
+FILTERS = {
+    "ds": _filter("%Y-%m-%d"),
+    "ds_nodash": _filter("%Y%m%d"),
+    "ts": _filter(None),
+    "ts_nodash": _filter("%Y%m%dT%H%M%S"),
+    "ts_nodash_with_tz": _ts_nodash_with_tz,
+}
+
+MACROS = SimpleNamespace(
+    ds_add=ds_add,
+    ds_format=ds_format,
+    datetime=datetime,
+    timedelta=timedelta,
+    dateutil=dateutil,
+    json=json,
+)
+
+
+class _AirflowSandbox(jinja2.sandbox.SandboxedEnvironment):
+    """Airflow's sandbox: ``_private`` attributes readable, ``__dunder__`` ones not."""
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return not jinja2.sandbox.is_internal_attribute(obj, attr) and not attr.startswith("__")
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """One run's result: ``text`` when it rendered, else ``error``."""
+
+    text: str | None = None
+    error: str | None = None
+
+    @property
+    def display(self) -> str:
+        return self.text if self.text is not None else f"error: {self.error}"
+
+
+class TemplateRenderer:
+    """One template compiled once, rendered against many contexts."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.env = _AirflowSandbox(
+            undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.do"], cache_size=0
+        )
+        self.env.filters.update(FILTERS)
+        self.compile_error: str | None = None
+        self.template: jinja2.Template | None = None
+        try:
+            self.template = self.env.from_string(source)
+        except jinja2.TemplateSyntaxError as exc:
+            self.compile_error = f"template syntax error: {exc.message} (line {exc.lineno})"
+
+    def render(self, context: dict[str, Any]) -> Rendered:
+        if self.template is None:
+            return Rendered(error=self.compile_error)
+        try:
+            return Rendered(text=self.template.render(**context, macros=MACROS))
+        except jinja2.UndefinedError as exc:
+            return Rendered(error=f"{exc.message}{_absent_hint(exc.message, context)}")
+        except jinja2.exceptions.SecurityError as exc:
+            return Rendered(error=f"not allowed in the sandbox: {exc}")
+        except Exception as exc:  # a template's own error belongs in its cell, not a dialog
+            return Rendered(error=f"{type(exc).__name__}: {exc}")
+
+
+def _absent_hint(message: str | None, context: dict[str, Any]) -> str:
+    """Say why a logical-date key is missing: the run has no logical date (adr/0008)."""
+    from explorer.engine.context import LOGICAL_DATE_KEYS
+
+    if message and "logical_date" not in context:
+        for key in LOGICAL_DATE_KEYS:
+            if message.startswith(f"'{key}' is undefined"):
+                return " (a run without logical date has no such key; the task would fail)"
+    return ""
+
+
+def render_template(source: str, context: dict[str, Any]) -> Rendered:
+    """Render ``source`` against one context."""
+    return TemplateRenderer(source).render(context)
+
+
+def render_runs(sim: Simulation, runs: list[DagRun], source: str) -> list[Rendered]:
+    """``source`` rendered for each run, in order (one compile, one context per run)."""
+    from explorer.engine.context import run_contexts
+
+    renderer = TemplateRenderer(source)
+    return [renderer.render(context) for context in run_contexts(sim, runs)]

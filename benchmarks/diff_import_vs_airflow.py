@@ -80,12 +80,12 @@ def ours(folder: Path, at: datetime) -> tuple[dict[str, dict[str, Any]], dict[st
     for dag in result.report.dags:
         if dag.dag_id == "?":  # DAGs of a block not read: every DAG of that file is reported
             flagged[f"file:{dag.file}"] = f"{dag.status}: {dag.reason}"
+        elif dag.status != "imported":
+            why = dag.reason or "; ".join(f"{u.field}: {u.reason}" for u in dag.unresolved)
+            flagged[dag.dag_id] = f"{dag.status}: {why}"
     for file in result.report.files:
         if file.status != "parsed":  # not read (a symlink leaving the root...) or unreadable
             flagged[f"file:{file.file}"] = f"file {file.status}: {file.reason}"
-        if dag.status != "imported":
-            why = dag.reason or "; ".join(f"{u.field}: {u.reason}" for u in dag.unresolved)
-            flagged[dag.dag_id] = f"{dag.status}: {why}"
     inputs = build_engine_inputs(result.scenario)
     out: dict[str, dict[str, Any]] = {}
     for dag in inputs.dags:

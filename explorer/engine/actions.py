@@ -25,6 +25,7 @@ __all__ = [
     "RunOutcome",
     "RunSelector",
     "TaskFinish",
+    "Tick",
     "Trigger",
     "Unpause",
 ]
@@ -151,6 +152,20 @@ class Backfill:
     run_backwards: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """One scheduler loop at ``at``, in its place among the script's actions.
+
+    The loop cadence (``Simulation(ticks=...)``) runs its loops after every action of
+    an instant, at most one per instant. A ``Tick`` action is for scripts that say
+    exactly where a loop falls: before another action of the same instant, or twice
+    at one instant (two loops; conformance README 7.3, ``tick`` steps). It does not
+    repeat a cadence loop: the cadence skips an instant that already had one.
+    """
+
+    at: datetime
+
+
 Action = (
     Deploy
     | Pause
@@ -166,4 +181,5 @@ Action = (
     | RemoveDag
     | SetOption
     | BundleRefresh
+    | Tick
 )

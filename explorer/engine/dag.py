@@ -59,6 +59,11 @@ class TaskSpec:
     #: Assets the task reads (``inlets``): the record lists the latest event of each at
     #: the moment the task starts, what ``inlet_events[asset][-1]`` would return.
     inlets: tuple[Outlet, ...] = ()
+    #: The task starts (and its ``duration`` counts) the moment its run becomes running,
+    #: even while the run's logical date is in the future, where a scheduled task would
+    #: wait for it (SCH-10). What the conformance traces' ``auto_tasks`` mean (their
+    #: worker reports the outcome ``after_seconds`` after the run started, README 7.4).
+    starts_with_run: bool = False
 
     def __post_init__(self) -> None:
         if self.duration < timedelta(0):

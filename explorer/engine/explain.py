@@ -16,6 +16,7 @@ from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.record import iso
 from explorer.engine.simulation import Simulation
+from explorer.engine.task_instances import no_task_instances_reason, runs_without_task_instances
 
 __all__ = ["Condition", "Explanation", "explain"]
 
@@ -301,6 +302,7 @@ def _no_next_reason(dag: DagState) -> str:
 
 
 def _queued(sim: Simulation, dag: DagState, checks: list[Condition]) -> list[Condition]:
+    _no_task_instances(dag, checks)
     queued = [r for r in dag.active if r.state == "queued"]
     running = [r for r in dag.active if r.state == "running"]
     if queued:
@@ -319,3 +321,22 @@ def _queued(sim: Simulation, dag: DagState, checks: list[Condition]) -> list[Con
             )
         )
     return checks
+
+
+def _no_task_instances(dag: DagState, checks: list[Condition]) -> None:
+    """RND-1, a classic surprise: runs whose logical date lies outside the DAG's dates."""
+    runs = runs_without_task_instances(dag)
+    if not runs:
+        return
+    latest = runs[-1]
+    reason = no_task_instances_reason(dag.spec, latest)
+    others = f" (and {len(runs) - 1} more)" if len(runs) > 1 else ""
+    checks.append(
+        Condition(
+            "task instances",
+            None,
+            f"run {latest.run_id}{others}: {reason}: it succeeds in the loop that starts it "
+            "and emits no asset event",
+            "RND-1",
+        )
+    )

@@ -76,6 +76,8 @@ class DagRun:
     #: Position in the simulation's run log (Airflow's autoincrement ``dag_run.id``);
     #: -1 until the log takes the run.
     id: int = -1
+    #: When a scheduler loop last examined the running run (step 5's rotation, RND-6).
+    last_scheduling_decision: datetime | None = None
 
     @property
     def active(self) -> bool:

@@ -27,6 +27,7 @@ from explorer.engine import actions as act
 from explorer.engine import deployment
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
+from explorer.engine.assets.orphanage import activate_due, next_activation
 from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
 from explorer.engine.assets.store import AssetStore, EventSource
 from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
@@ -34,6 +35,8 @@ from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
 from explorer.engine.dagfile import DagFile, DeployDag, RemoveDag
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
+from explorer.engine.examine import Rotation
+from explorer.engine.max_active_flag import parse_flag, refreshes_on_finish
 from explorer.engine.options import AirflowOptions
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import (
@@ -47,6 +50,7 @@ from explorer.engine.runs import (
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
 from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun
+from explorer.engine.tz import ONE_US
 
 __all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError"]
 
@@ -133,6 +137,10 @@ class _State:
     partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
     #: Options in force and DAG files present (DEP-6, DEP-7).
     deployment: deployment.DeploymentState = field(default_factory=deployment.DeploymentState)
+    #: Step 5's examination order (RND-6), and the latest cadence instant whose loop
+    #: (run or skipped) it has seen.
+    rotation: Rotation = field(default_factory=Rotation)
+    examined_upto: datetime | None = None
 
 
 class Simulation:
@@ -239,8 +247,9 @@ class Simulation:
         """The DAGs scheduled on ``key`` directly, by reference, or through one of
         ``via_aliases``, in declaration order."""
         found = set(self._by_asset.get(key, ()))
-        found.update(self._by_ref_name.get(key.name, ()))
-        found.update(self._by_ref_uri.get(key.uri, ()))
+        if key not in self.state.assets.activates_at:  # refs resolve once active (orphanage)
+            found.update(self._by_ref_name.get(key.name, ()))
+            found.update(self._by_ref_uri.get(key.uri, ()))
         for alias in via_aliases:
             found.update(self._by_alias.get(alias, ()))
         return sorted(found, key=lambda d: self.state.dags[d].order)
@@ -309,6 +318,9 @@ class Simulation:
         refresh = deployment.next_refresh(self)
         if refresh is not None:
             candidates.append(refresh)
+        activation = next_activation(self)
+        if activation is not None:
+            candidates.append(max(activation, st.now))
         return min(candidates) if candidates else None
 
     def step(self) -> datetime | None:
@@ -398,6 +410,17 @@ class Simulation:
     # ------------------------------------------------------------------ the loop
     def _next_needed_tick(self) -> datetime | None:
         st = self.state
+        earliest = self._earliest_reason()
+        if earliest is None:
+            return None
+        earliest = max(earliest, st.now)
+        if st.last_tick is not None and earliest <= st.last_tick:
+            return self.ticks.after(st.last_tick)
+        return self.ticks.at_or_after(earliest)
+
+    def _earliest_reason(self) -> datetime | None:
+        """The earliest instant at which a loop could change anything (None: never)."""
+        st = self.state
         reasons: list[datetime] = []
         if st.dirty:
             reasons.append(st.now)
@@ -418,13 +441,10 @@ class Simulation:
                 stale.append(key)
         for key in stale:
             del st.pending[key]
-        if not reasons:
-            return None
-        earliest = min(reasons)
-        earliest = max(earliest, st.now)
-        if st.last_tick is not None and earliest <= st.last_tick:
-            return self.ticks.after(st.last_tick)
-        return self.ticks.at_or_after(earliest)
+        for run in st.touched.values():  # done, waiting for step 5 (or its logical date)
+            if run.state == "running":
+                reasons.append(max(run.logical_date or st.now, st.now))
+        return min(reasons) if reasons else None
 
     def _reschedule(self, dag: DagState) -> None:
         """Record when ``dag`` next needs a loop; older heap entries become stale."""
@@ -452,9 +472,26 @@ class Simulation:
             return None
         return dag.next_run.run_after
 
+    def _catch_up_examination(self, t: datetime) -> None:
+        """Step 5's rotation as the loops skipped before ``t`` would have moved it (RND-6)."""
+        st = self.state
+        last = self.ticks.at_or_before(t - ONE_US)
+        if last is None or (st.examined_upto is not None and last <= st.examined_upto):
+            return
+        after = st.examined_upto
+        st.examined_upto = last
+        if not st.rotation.fresh and not st.rotation.queue:
+            return
+
+        count = self.ticks.count_between(after, last)
+        st.rotation.skip(st.dags, count, last, self.config.max_dagruns_per_loop_to_schedule)
+
     def _process_instant(self, t: datetime) -> None:
         st = self.state
+        self._catch_up_examination(t)
         st.now = t
+        if st.assets.activates_at:
+            activate_due(self, t)  # the orphanage housekeeping (assets/orphanage.py)
         # 1. task outcomes due now (trace README 7.3: before script steps)
         while st.completions and st.completions[0][0] <= t:
             _, order, nth, task_index, _ = heapq.heappop(st.completions)
@@ -507,7 +544,7 @@ class Simulation:
         latest = dag.latest_automated
         reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
         self._compute_next_run(dag, reference, at)
-        dag.exceeds_max_active_runs = self._exceeds(dag)
+        dag.exceeds_max_active_runs = parse_flag(dag, self._exceeds(dag))
         self._reschedule(dag)
 
     def _compute_next_run(
@@ -784,6 +821,7 @@ class Simulation:
                 continue
             running[key] = running.get(key, 0) + 1
             run.set_state("running", now)
+            st.rotation.started(run)
             if all(t.finished for t in run.tasks):  # nothing to run: step 5 ends it
                 st.touched[(run.dag_id, run.nth)] = run
             self._emit("run_state", run.dag_id, run, "running")
@@ -795,11 +833,12 @@ class Simulation:
         for run in st.pending.values():
             if run.state != "running" or st.dags[run.dag_id].is_stale:  # DEP-6
                 continue
-            if run.logical_date is not None and run.logical_date > now:
-                continue
+            waits = run.logical_date is not None and run.logical_date > now
             spec_tasks = st.dags[run.dag_id].spec.tasks
+            if waits and not any(t.starts_with_run for t in spec_tasks):
+                continue
             for task_index, task in enumerate(run.tasks):
-                if task.state != "none":
+                if task.state != "none" or (waits and not spec_tasks[task_index].starts_with_run):
                     continue
                 task.state = "running"
                 task.start_date = now
@@ -841,23 +880,43 @@ class Simulation:
 
     # ------------------------------------------------------------------ step 5
     def _finish_runs(self, now: datetime) -> bool:
-        """Step 5: running runs whose tasks are all done end; True if any did."""
+        """Step 5 (at most ``max_dagruns_per_loop_to_schedule`` running runs examined,
+        RND-6), then the paused sweep (RND-4): runs whose tasks are all done end; True if
+        any did. A finished run left out stays in ``touched`` for a later loop."""
         st = self.state
+        cap = self.config.max_dagruns_per_loop_to_schedule
+        examined = st.rotation.examine(st.dags, now, cap)
+        st.examined_upto = now
         if not st.touched:
             return False
-        order = st.activation
-        candidates = sorted(st.touched.items(), key=lambda item: order.get(item[0], 0))
-        st.touched.clear()
+        examined.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
+        # A run whose logical date is still ahead is left alone (its tasks are not even
+        # scheduled, SCH-10): one without task instances (RND-1) ends only after it.
+        done = [
+            r
+            for r in examined
+            if (r.dag_id, r.nth) in st.touched and (r.logical_date is None or r.logical_date <= now)
+        ]
         # DEP-6: a stale DAG's running runs are not looked at until its file is back.
-        for key, run in [c for c in candidates if st.dags[c[1].dag_id].is_stale]:
-            st.touched[key] = run
-            candidates.remove((key, run))
+        done = [r for r in done if not st.dags[r.dag_id].is_stale]
+        # RND-4: the sweep of paused DAGs ends their finished running runs after step 5.
+        swept = [
+            r
+            for r in st.touched.values()
+            if r.state == "running"
+            and st.dags[r.dag_id].is_paused
+            and not st.dags[r.dag_id].is_stale
+        ]
+        done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
         finished = False
-        for _, run in candidates:
+        for run in done:
             if run.state == "running" and all(t.finished for t in run.tasks):
                 failed = any(t.state == "failed" for t in run.tasks)
                 self._finish_run(run, "failed" if failed else "success", now)
                 finished = True
+        seen = {id(r) for r in done}
+        for key in [k for k, r in st.touched.items() if r.state != "running" or id(r) in seen]:
+            del st.touched[key]
         return finished
 
     def _finish_run(self, run: DagRun, state: Any, now: datetime) -> None:
@@ -871,7 +930,7 @@ class Simulation:
         self._sync_parse(dag, now)
         # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
         # manual or asset-triggered run ends, never a backfill run (SCH-5).
-        if run.run_type != "backfill":
+        if run.run_type != "backfill" and refreshes_on_finish(dag):  # RND-4
             dag.exceeds_max_active_runs = self._exceeds(dag)
         if run.backfill_id is not None:
             from explorer.engine.backfill import note_run_finished
@@ -919,6 +978,18 @@ class Simulation:
 
     def _apply(self, action: act.Action) -> None:
         st = self.state
+        if isinstance(action, act.Tick):
+            # A loop in its place among the instant's actions (actions.Tick); skipped,
+            # like a cadence loop, when nothing it does could change anything.
+            earliest = self._earliest_reason()
+            if earliest is not None and earliest <= action.at:
+                self._tick(action.at)
+            else:  # a loop all the same: step 5's rotation moves on (RND-6)
+                cap = self.config.max_dagruns_per_loop_to_schedule
+                st.rotation.examine(st.dags, action.at, cap)
+            st.last_tick = action.at
+            st.examined_upto = max(st.examined_upto or action.at, action.at)
+            return
         st.dirty = True
         if isinstance(action, deployment.DeploymentAction):
             deployment.apply(self, action)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 __all__ = ["Cadence", "ExplicitCadence", "GridCadence", "NoCadence"]
 
@@ -27,6 +27,18 @@ class Cadence:
     def contains(self, t: datetime) -> bool:
         return self.at_or_after(t) == t
 
+    def count_between(self, after: datetime | None, upto: datetime) -> int:
+        """How many instants lie in (``after``, ``upto``] (``after`` None: from the first)."""
+        n = 0
+        t = self.first() if after is None else self.after(after)
+        while t is not None and t <= upto:
+            n += 1
+            t = self.after(t)
+        return n
+
+    def first(self) -> datetime | None:
+        return self.at_or_after(datetime.min.replace(tzinfo=UTC))
+
 
 class GridCadence(Cadence):
     """``origin + k * step`` for every k >= 0 (``scheduler.loop_interval`` from ``clock.start``)."""
@@ -48,6 +60,14 @@ class GridCadence(Cadence):
             return None
         return self.origin + ((t - self.origin) // self.step) * self.step
 
+    def count_between(self, after: datetime | None, upto: datetime) -> int:
+        if upto < self.origin:
+            return 0
+        below = (
+            0 if after is None or after < self.origin else (after - self.origin) // self.step + 1
+        )
+        return max(0, (upto - self.origin) // self.step + 1 - below)
+
 
 class ExplicitCadence(Cadence):
     """Listed instants only (the conformance traces' ``tick`` steps)."""
@@ -62,6 +82,10 @@ class ExplicitCadence(Cadence):
     def at_or_before(self, t: datetime) -> datetime | None:
         i = bisect_right(self.instants, t)
         return self.instants[i - 1] if i else None
+
+    def count_between(self, after: datetime | None, upto: datetime) -> int:
+        lo = 0 if after is None else bisect_right(self.instants, after)
+        return max(0, bisect_right(self.instants, upto) - lo)
 
 
 class NoCadence(Cadence):

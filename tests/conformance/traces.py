@@ -86,15 +86,31 @@ def _tasks(dag: dict[str, Any], rules: dict[tuple[str, str], Any]) -> tuple[Task
             continue
         outcome = "failed" if rule["outcome"] == "failed" else "success"
         after = timedelta(seconds=rule["after_seconds"])
-        tasks.append(TaskSpec(task["task_id"], after, outcome, outlets=outlets))
+        # README 7.4: the outcome is due ``after_seconds`` after the run became running,
+        # even when its logical date is still in the future (SEMANTICS 11).
+        tasks.append(
+            TaskSpec(task["task_id"], after, outcome, outlets=outlets, starts_with_run=True)
+        )
     return tuple(tasks)
 
 
-def _step(step: dict[str, Any]) -> act.Action | None:
+def _series(step: dict[str, Any]) -> list[Any]:
+    """The ticks of a ``ticks`` series: ``from``, ``from + every_seconds``, ... <= ``to``."""
+    out = []
+    t, end = instant(step["from"]), instant(step["to"])
+    while t <= end:
+        out.append(t)
+        t += timedelta(seconds=step["every_seconds"])
+    return out
+
+
+def _step(step: dict[str, Any]) -> act.Action:
     do = step["do"]
     at = instant(step["at"])
     if do == "tick":
-        return None
+        # README 7.3: a ``tick`` step is a loop at its place among the instant's steps,
+        # and two of them at one instant are two loops (SEMANTICS 11, script reading).
+        return act.Tick(at=at)
     if do == "parse":
         ids = step.get("dag_ids")
         return act.Deploy(at=at, dag_ids=tuple(ids) if ids else None)
@@ -166,24 +182,20 @@ def build(case: dict[str, Any]) -> Simulation:
         for rule in case.get("auto_tasks", [])
         for nth in rule.get("skip_nth", [])
     ]
-    ticks = []
+    stepped = {instant(s["at"]) for s in case["script"] if s["do"] == "tick"}
+    series: set[Any] = set()
     for step in case["script"]:
         if step["do"] == "ticks":
-            t, end = instant(step["from"]), instant(step["to"])
-            while t <= end:
-                ticks.append(t)
-                t += timedelta(seconds=step["every_seconds"])
+            # A series tick at an instant that has a ``tick`` step, or a tick of another
+            # series, is not repeated (README 7.3): a set, minus the stepped instants.
+            series.update(t for t in _series(step) if t not in stepped)
             continue
-        if step["do"] == "tick":
-            ticks.append(instant(step["at"]))
-        action = _step(step)
-        if action is not None:
-            script.append(action)
+        script.append(_step(step))
     return Simulation(
         dags,
         start=first,
         script=script,
-        ticks=ExplicitCadence(ticks),
+        ticks=ExplicitCadence(series),
         parses=NoCadence(),
         deploy_at_start=False,
     )
@@ -219,7 +231,7 @@ def _event_order(event: AssetEvent) -> tuple[Any, ...]:
         event.asset.uri,
         event.partition_key is not None,
         event.partition_key or "",
-        list(event.via_aliases),
+        json.dumps(list(event.via_aliases)),  # compared as JSON text: ["x"] before []
         json.dumps(_source(event.source), sort_keys=True),
     )
 
@@ -337,13 +349,18 @@ def _requests(sim: Simulation, index: dict[int, int]) -> list[dict[str, Any]]:
                     "source_partition_key": log.source_partition_key,
                     "event": index[log.event_id],
                 }
-                for log in request.logs
-            ],
+                for log in sorted(request.logs, key=lambda log: index[log.event_id])
+            ],  # README 7.6: in event order
         }
         if request.run is None:
             table = sim.dags[request.dag_id].spec.timetable
             assert table.asset_condition is not None
-            keys = [n.key for n in walk(table.asset_condition) if isinstance(n, AssetNode)]
+            keys = sorted(
+                dict.fromkeys(
+                    n.key for n in walk(table.asset_condition) if isinstance(n, AssetNode)
+                ),
+                key=lambda k: k.name,
+            )  # README 7.6: members by asset name
             row["members"] = [
                 {k: v for k, v in member_status(sim, request, key).items() if k != "unreachable"}
                 for key in keys
@@ -354,4 +371,6 @@ def _requests(sim: Simulation, index: dict[int, int]) -> list[dict[str, Any]]:
 
 
 def last_instant(case: dict[str, Any]) -> Any:
-    return max(instant(s.get("at") or s["to"]) for s in case["script"])
+    """The instant of the last step executed (README 7.6 ``final_time``): for a ``ticks``
+    series its last tick, which is its ``to`` only when ``to`` lies on its grid."""
+    return max(_series(s)[-1] if s["do"] == "ticks" else instant(s["at"]) for s in case["script"])

@@ -223,6 +223,11 @@ def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
     fired.sort(key=lambda r: (st.dags[r.dag_id].order, r.partition_key))
     for request in fired:
         _create_run(sim, request, now)
+    # RND-3: the runs start (and end) in request order, oldest request first; only their
+    # nth follows partition_key order. Activation order is what steps 4-5 break ties by.
+    for request in sorted(fired, key=lambda r: r.id):
+        assert request.run is not None
+        sim._activate(request.run)
     if len(pending) >= MAX_PER_LOOP:
         st.dirty = True
     return {r.dag_id for r in fired}

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode, evaluate
+from explorer.engine.assets.orphanage import note_created_by_alias
 from explorer.engine.assets.store import NO_EXTRA, AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
@@ -54,6 +55,7 @@ def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None
         for task in dag.spec.tasks:
             keys.update(o for o in task.outlets if isinstance(o, AssetKey))
     for key in sorted(keys, key=lambda k: (order.get(k, len(order)), k)):
+        store.activates_at.pop(key, None)  # a declared asset is active at once (orphanage)
         if key in store.active:
             continue
         rival = next(
@@ -106,13 +108,14 @@ def record_event(
     new_resolution = st.assets.add(event)
     st.dirty = True
     touched: list[DagState] = []
+    unkeyed: list[str] = []
     for dag_id in sim.listeners(key, event.via_aliases):
         dag = st.dags[dag_id]
         if not dag.deployed or dag.is_paused:
             continue
         if dag.spec.timetable.partitioned:
             if partition_key is None:
-                _audit(sim, "missing partition key", [dag.dag_id], event)
+                unkeyed.append(dag.dag_id)
             else:
                 from explorer.engine.assets.partitioned import queue_partitioned_event
 
@@ -121,6 +124,8 @@ def record_event(
             dag.adrq.setdefault(key, st.now)  # the first event since last cleared (AS-2)
             st.asset_queued.add(dag.dag_id)
             touched.append(dag)
+    if unkeyed:  # RND-2: one audit row per event, naming every partitioned consumer
+        _audit(sim, "missing partition key", sorted(unkeyed), event)
     # Readiness changes only with queue rows, alias resolutions and active flags (AS-3).
     refresh_ready(sim, None if new_resolution else touched)
     sim._emit("asset_event", None, None, key.label())
@@ -216,9 +221,13 @@ def _emit_through_aliases(
             continue
         extra = dict(emission.extra)
         key = (emission.asset, json.dumps(extra, sort_keys=True, default=str))
-        grouped.setdefault(key, (extra, []))[1].append(emission.alias)
+        named = grouped.setdefault(key, (extra, []))[1]
+        if emission.alias not in named:  # RND-5: each alias named once
+            named.append(emission.alias)
     for (asset, _), (extra, aliases) in grouped.items():
-        sim.state.assets.active.setdefault(asset, True)  # created on the fly if unknown
+        if asset not in sim.state.assets.active:  # created on the fly (orphanage)
+            sim.state.assets.active[asset] = True
+            note_created_by_alias(sim, asset, sim.state.now)
         record_event(
             sim,
             asset,

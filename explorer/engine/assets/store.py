@@ -74,6 +74,9 @@ class AssetStore:
     alias_assets: dict[str, list[AssetKey]] = field(default_factory=dict)
     #: every asset the deployment knows, with its active flag (URI-2).
     active: dict[AssetKey, bool] = field(default_factory=dict)
+    #: assets only alias emissions created, with the housekeeping instant that makes
+    #: them resolvable by ``Asset.ref`` (``orphanage``).
+    activates_at: dict[AssetKey, datetime] = field(default_factory=dict)
     #: timestamps parallel to ``by_asset`` / ``by_alias``, for bisection.
     stamps: dict[object, list[datetime]] = field(default_factory=dict)
 
@@ -96,7 +99,7 @@ class AssetStore:
     def resolve_ref(self, ref: RefNode) -> AssetKey | None:
         """``Asset.ref`` → the active asset with that name (or uri), if any (AS-3)."""
         for key, is_active in self.active.items():
-            if is_active and ref.matches(key):
+            if is_active and ref.matches(key) and key not in self.activates_at:
                 return key
         return None
 

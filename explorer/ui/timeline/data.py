@@ -163,7 +163,10 @@ class RunStore:
 
     def __init__(self) -> None:
         self.runs: list[DagRun] = []
-        self._cols = _Columns(RUN_COLUMNS, ("dag", "state", "type", "no_interval"))
+        self._cols = _Columns(RUN_COLUMNS, ("dag", "state", "type", "no_interval", "no_tis"))
+        #: dag_id -> how many tasks the DAG declares: a run with none of them has no task
+        #: instances (RND-1: logical date outside start_date .. end_date).
+        self.declared_tasks: dict[str, int] = {}
         self._active: set[int] = set()
         self.dag_ids: list[str] = []
         self._dag_code: dict[str, int] = {}
@@ -188,6 +191,10 @@ class RunStore:
 
     def no_interval(self) -> IntArray:
         return self._cols.icol("no_interval")
+
+    def no_task_instances(self) -> IntArray:
+        """1 where the run has no task instances although its DAG declares tasks (RND-1)."""
+        return self._cols.icol("no_tis")
 
     def dag_code(self, dag_id: str) -> int:
         code = self._dag_code.get(dag_id)
@@ -239,6 +246,9 @@ class RunStore:
         self._cols.i["dag"][row] = self.dag_code(run.dag_id)
         self._cols.i["type"][row] = _TYPE_CODE.get(run.run_type, 0)
         self._cols.i["no_interval"][row] = int(run.data_interval is None)
+        self._cols.i["no_tis"][row] = int(
+            not run.tasks and self.declared_tasks.get(run.dag_id, 0) > 0
+        )
         interval = run.data_interval
         self._cols.f["ival_start"][row] = to_x_or_nan(interval.start if interval else None)
         self._cols.f["ival_end"][row] = to_x_or_nan(interval.end if interval else None)

@@ -74,6 +74,8 @@ class RunsView:
     state: IntArray = field(default_factory=_empty_i)
     type: IntArray = field(default_factory=_empty_i)
     no_interval: IntArray = field(default_factory=_empty_i)
+    #: 1: the run has no task instances (RND-1); drawn as a crossed ring under its bar.
+    no_task_instances: IntArray = field(default_factory=_empty_i)
     #: Text on a "no interval" pill (e.g. the partition key), by row; optional.
     badge_text: TextByRow | None = None
     now: float = math.nan
@@ -280,6 +282,7 @@ class RunsItem(DeviceItem):
         drawn += self._ticks(p, dm, v.run_after[rows], lane, -0.44, 0.44, mark, s.run_after)
         # 5. "no interval" badges (asset-triggered and partitioned runs)
         drawn += self._badges(p, dm, rows)
+        drawn += self._no_task_instances(p, dm, rows)
         # 6. the selected run's outline
         if self.selected is not None and 0 <= self.selected < len(v) and v.lane[self.selected] >= 0:
             self._outline(p, dm, self.selected)
@@ -390,6 +393,32 @@ class RunsItem(DeviceItem):
         if squares:
             k = np.asarray(squares)
             self._batch.fill(p, s.no_interval, x[k] + 2, x[k] + 2 + size, y0[k], y1[k])
+        return int(sub.size)
+
+    def _no_task_instances(self, p: QtGui.QPainter, dm: DeviceMap, rows: IntArray) -> int:
+        """A crossed ring ("⊘") at run_after, in the lower half of the lane: the run had no
+        task instances (RND-1), which is why it succeeded at once and emitted nothing."""
+        v, s = self.view, self.style
+        if v.no_task_instances.size != v.lane.size:
+            return 0
+        sub = rows[v.no_task_instances[rows] == 1]
+        if sub.size == 0:
+            return 0
+        x = dm.x(v.run_after[sub])
+        y = dm.y(v.lane[sub] + 0.24)
+        radius = max(4.0, s.mark_px * 3)
+        if sub.size > _MAX_LABELS:  # too many to draw one by one: plain squares
+            colour = s.no_task_instances
+            return self._batch.fill(p, colour, x - radius, x + radius, y - radius, y + radius)
+        pen = QtGui.QPen(qcolor(s.no_task_instances), max(1.5, s.mark_px))
+        p.setPen(pen)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        for cx, cy in zip(x.tolist(), y.tolist(), strict=True):
+            p.drawEllipse(QtCore.QPointF(cx, cy), radius, radius)
+            d = radius * 0.7071
+            p.drawLine(QtCore.QPointF(cx - d, cy + d), QtCore.QPointF(cx + d, cy - d))
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         return int(sub.size)
 
     def _outline(self, p: QtGui.QPainter, dm: DeviceMap, row: int) -> None:

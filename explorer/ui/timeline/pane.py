@@ -75,7 +75,7 @@ def legend_html(style: TimelineStyle) -> str:
         f"{sw(style.logical, '▮')} logical_date {sw(style.run_after, '▮')} run_after "
         f"{sw(style.created, '▮')} created",
         f"{sw(st[0])} queued {sw(st[1])} running {sw(st[2])} success {sw(st[3])} failed",
-        f"{sw(style.no_interval)} no interval",
+        f"{sw(style.no_interval)} no interval {sw(style.no_task_instances, '⊘')} no task instances",
         f"{sw(style.source_colours[0], '▮')} event {sw(style.source_colours[1], '▮')} external "
         f"{sw(style.no_data, '▮')} no data",
         f"{sw(style.box_colours[0])}{sw(style.box_colours[1])}{sw(style.box_colours[2])} "
@@ -243,6 +243,7 @@ class TimelinePane(QtWidgets.QWidget):
             if self._only is not None:
                 lanes = [lane for lane in lanes if lane.key in self._only]
             self._set_lanes(lanes, sim)
+        self.runs.declared_tasks = {d: len(spec.tasks) for d, spec in sim.specs.items()}
         self.runs.sync(sim.runs)
         self.events.sync(sim.state.assets.events)
         now = sim.now.timestamp()
@@ -447,6 +448,7 @@ class TimelinePane(QtWidgets.QWidget):
             state=r.states(),
             type=r.types(),
             no_interval=r.no_interval(),
+            no_task_instances=r.no_task_instances(),
             badge_text=_BadgeText(r),
             now=now,
         )

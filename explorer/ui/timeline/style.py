@@ -41,6 +41,8 @@ class TimelineStyle:
     run_after: str
     created: str
     no_interval: str
+    #: runs without task instances (RND-1: logical date outside start_date .. end_date)
+    no_task_instances: str
     #: event marks per source (task, rest_api, watcher), and events that wrote nothing
     source_colours: tuple[str, str, str]
     no_data: str
@@ -73,6 +75,7 @@ NORMAL = TimelineStyle(
     run_after="#f08c00",
     created="#6b6f76",
     no_interval="#7b4fb8",
+    no_task_instances="#e8590c",
     source_colours=("#0f8b8d", "#8e44ad", "#a0522d"),
     no_data="#b7bcc3",
     ghost="#7d8590",
@@ -101,6 +104,7 @@ PRESENTATION = TimelineStyle(
     run_after="#e06c00",
     created="#404040",
     no_interval="#5a2a9e",
+    no_task_instances="#c43c00",
     source_colours=("#006f71", "#6c1f8f", "#7a3a12"),
     no_data="#9aa1aa",
     ghost="#3d434b",

@@ -321,6 +321,186 @@ def cold_start_s(args: argparse.Namespace) -> float:
 
 # ---------------------------------------------------------------------------- end of part 2
 
+
+# ----------------------------------------------------------------------------
+# Instant edits (issue 13). One 200-DAG synthetic scenario, simulated 60 days in
+# (clock.until moved to day 61), in the panes the main window mounts (canvas,
+# clock bar, timeline, runs table) with the window shown:
+#
+# * ``edit_ms_median``: a cron edit of one DAG pushed on the undo stack (as the
+#   inspector does) until the first redraw after it (the event loop has painted);
+# * ``edit_done_ms_median``: the same edit until the re-simulation is back at the
+#   clock (a DAG deployed at clock.start: its edit reaches back to clock.start);
+# * ``move_ms_median``: a node dragged on the canvas (press, moves, release: the
+#   undoable move and everything that follows it), repainted;
+# * ``back_ms_median``: Back after a step to the next event, repainted.
+# ----------------------------------------------------------------------------
+
+_INSTANT: dict[str, float] = {}
+
+
+def _wait(app: Any, condition: Callable[[], bool]) -> None:
+    while not condition():
+        app.processEvents()
+
+
+def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
+    """All four figures from one warm-up (60 simulated days cost about a minute)."""
+    if _INSTANT:
+        return _INSTANT
+    import dataclasses
+    from datetime import timedelta
+
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    from explorer.scenario.model import Clock, PauseAction
+    from explorer.scenario.values import Instant
+    from explorer.ui.canvas.scene import ScenarioScene
+    from explorer.ui.canvas.view import CanvasView
+    from explorer.ui.commands import EditScenario
+    from explorer.ui.document import ScenarioDocument
+    from explorer.ui.edits import replace_dag
+    from explorer.ui.simulation_panes import SimulationPanes
+
+    app = QApplication.instance()
+    base = _scenario_with_dags(200)
+    start = base.clock.start.value
+    until = start + timedelta(days=61)
+    scenario = dataclasses.replace(
+        base, clock=Clock(base.clock.start, Instant(until, until.isoformat()))
+    )
+    document = ScenarioDocument(scenario)
+    scene = ScenarioScene(document, app.palette())  # type: ignore[union-attr]
+    view = CanvasView(scene)
+    panes = SimulationPanes(document, scene, view)
+    session = panes.session
+    view.resize(800, 1000)
+    view.show()
+    panes.bench.resize(1600, 1000)
+    panes.bench.show()
+    t0 = time.perf_counter()
+    session.sim.advance_to(start + timedelta(days=60))  # the warm-up: the engine alone
+    session.step_next()  # then one step through the session: the panes catch up
+    app.processEvents()  # type: ignore[union-attr]
+    print(
+        f"# instant edits: {len(session.sim.dags)} DAGs, {len(session.sim.runs)} runs "
+        f"({session.sim.runs.packed} packed) 60 days in, reached in "
+        f"{time.perf_counter() - t0:.1f} s with checkpoints every "
+        f"{session.checkpoint_every} instants"
+    )
+    panes_to_paint = (panes.bench.timeline.plot.viewport(), panes.bench.clock_bar)
+
+    # --- a cron edit: to the first redraw, and until back at the clock
+    dag = next(d for d in scenario.dags if isinstance(d.schedule, str) and " " in d.schedule)
+    crons = ["17 */3 * * *", dag.schedule]
+    first, done = [], []
+    # Each edit reaches back to clock.start and takes as long as the warm-up to come back
+    # to the clock: the first redraw is measured for every edit (the next edit starts
+    # while the previous one is still re-simulating, as a user typing would), the
+    # whole re-simulation once, for the last one.
+    for i in range(args.repeat):
+        edited = replace_dag(
+            document.scenario, dag.dag_id, dataclasses.replace(dag, schedule=crons[i % 2])
+        )
+        t = time.perf_counter()
+        document.push(EditScenario(document, edited, "Edit schedule"))
+        app.processEvents()  # type: ignore[union-attr]
+        for pane in panes_to_paint:
+            pane.repaint()
+        first.append((time.perf_counter() - t) * 1000)
+    cpu = time.process_time()
+    _wait(app, lambda: not session.busy)
+    done.append((time.perf_counter() - t) * 1000)
+    print(
+        f"# cron edit of {dag.dag_id}: re-simulated from {session.resumed_at or 'clock.start'}"
+        f" to the clock in {done[-1] / 1000:.1f} s ({time.process_time() - cpu:.1f} s CPU)"
+    )
+
+    # --- a script edit a day before the clock (for comparison: from a checkpoint)
+    at = session.now - timedelta(days=1)
+    pause = PauseAction(at=Instant(at, at.isoformat()), dag_id=dag.dag_id)
+    edited = dataclasses.replace(document.scenario, script=(*document.scenario.script, pause))
+    t = time.perf_counter()
+    document.push(EditScenario(document, edited, "Pause"))
+    app.processEvents()  # type: ignore[union-attr]
+    script_first = (time.perf_counter() - t) * 1000
+    _wait(app, lambda: not session.busy)
+    print(
+        f"# script edit (a pause one day before the clock): first redraw {script_first:.0f} ms, "
+        f"back at the clock in {(time.perf_counter() - t) * 1000:.0f} ms, re-simulated from "
+        f"{session.resumed_at}"
+    )
+
+    # --- a node drag on the canvas
+    node = scene.nodes[f"dag:{dag.dag_id}"]
+    view.center_on_node(f"dag:{dag.dag_id}")
+    app.processEvents()  # type: ignore[union-attr]
+    sim_before = session.sim
+    moves = []
+    for i in range(max(10, args.repeat * 5)):
+        grab = node.mapToScene(QPointF(0, node.body().top() + 10))
+        a = view.mapFromScene(grab)
+        b = view.mapFromScene(grab + QPointF(40 if i % 2 == 0 else -40, 0))
+        port = view.viewport()
+        t = time.perf_counter()
+        QTest.mousePress(port, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+        for step in range(1, 5):
+            QTest.mouseMove(port, a + (b - a) * step / 4)
+        QTest.mouseRelease(port, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+        app.processEvents()  # type: ignore[union-attr]
+        port.repaint()
+        moves.append((time.perf_counter() - t) * 1000)
+    print(
+        f"# node drags: {len(moves)}, the engine kept: {session.sim is sim_before}, "
+        f"undo stack: {document.undo_stack.count()} commands"
+    )
+
+    # --- Back after a step
+    backs, steps = [], []
+    for _ in range(max(10, args.repeat * 5)):
+        t = time.perf_counter()
+        session.step_next()
+        for pane in panes_to_paint:
+            pane.repaint()
+        app.processEvents()  # type: ignore[union-attr]
+        steps.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        session.step_back()
+        for pane in panes_to_paint:
+            pane.repaint()
+        app.processEvents()  # type: ignore[union-attr]
+        backs.append((time.perf_counter() - t) * 1000)
+    print(f"# step to the next event 60 days in, repainted: {statistics.median(steps):.1f} ms")
+    _INSTANT.update(
+        edit_ms_median=statistics.median(first),
+        edit_done_ms_median=statistics.median(done),
+        move_ms_median=statistics.median(moves),
+        back_ms_median=statistics.median(backs),
+    )
+    panes.dispose()
+    view.close()
+    return _INSTANT
+
+
+def edit_ms_median(args: argparse.Namespace) -> float:
+    return _instant_figures(args)["edit_ms_median"]
+
+
+def edit_done_ms_median(args: argparse.Namespace) -> float:
+    return _instant_figures(args)["edit_done_ms_median"]
+
+
+def move_ms_median(args: argparse.Namespace) -> float:
+    return _instant_figures(args)["move_ms_median"]
+
+
+def back_ms_median(args: argparse.Namespace) -> float:
+    return _instant_figures(args)["back_ms_median"]
+
+
+# ---------------------------------------------------------------------------- end of issue 13
+
 #: Every figure, in the order of the last line. Append new ones here.
 FIGURES: list[tuple[str, Figure]] = [
     ("step_ms_median", step_ms_median),  # part 2
@@ -329,16 +509,23 @@ FIGURES: list[tuple[str, Figure]] = [
     ("layout_ms_500_nodes", layout_ms_500_nodes),
     ("scene_build_ms_500_nodes", scene_build_ms_500_nodes),
     ("cold_start_ms", cold_start_ms),
+    ("edit_ms_median", edit_ms_median),  # issue 13
+    ("edit_done_ms_median", edit_done_ms_median),  # issue 13
+    ("move_ms_median", move_ms_median),  # issue 13
+    ("back_ms_median", back_ms_median),  # issue 13
 ]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--only", nargs="*", help="measure only these figures (by name)")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication([])
     values: list[tuple[str, float]] = []
     for name, figure in FIGURES:
+        if args.only and name not in args.only:
+            continue
         value = figure(args)
         unit = "s" if name.endswith("_s") else "ms"  # part 2: cold_start_s is in seconds
         print(f"# {name}: {value:.2f} {unit} (median of {args.repeat})")

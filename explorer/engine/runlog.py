@@ -26,6 +26,7 @@ import copy
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, overload
 
@@ -41,9 +42,11 @@ from explorer.engine.types import DataInterval
 from explorer.engine.tz import EPOCH as _EPOCH
 from explorer.engine.tz import ONE_US as _ONE_US
 
-__all__ = ["DagRuns", "RunLog"]
+__all__ = ["NULL_INSTANT", "RUN_STATES", "RUN_TYPES", "DagRuns", "PackedColumns", "RunLog"]
 
 _NONE = -(2**63)  # a null instant in an ``array('q')`` column
+#: The null instant of :attr:`PackedColumns.times`.
+NULL_INSTANT = _NONE
 
 _RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
 _RUN_TYPE_CODE = {name: code for code, name in enumerate(_RUN_TYPES)}
@@ -54,6 +57,9 @@ _TASK_STATE_CODE = {name: code for code, name in enumerate(_TASK_STATES)}
 _OUTCOMES = ("success", "failed", "success_no_data")
 _OUTCOME_CODE = {name: code for code, name in enumerate(_OUTCOMES)}
 _HELD = 0x80  # flag bit in the task outcome byte
+#: Codes of :attr:`PackedColumns.codes`: ``RUN_TYPES[code >> 4]``, ``RUN_STATES[code & 0x0F]``.
+RUN_TYPES = _RUN_TYPES
+RUN_STATES = _RUN_STATES
 
 # Per packed run, these instants in this order (stride 7 in ``RunLog._times``).
 _TIME_FIELDS = 7
@@ -73,6 +79,28 @@ def _instants(values: tuple[datetime | None, ...]) -> list[int] | None:
         else:
             return None
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PackedColumns:
+    """The log's packed columns, shared (not copied): for readers that want numbers, not runs.
+
+    The GUI's timeline turns a whole run log into numpy columns with these
+    (building every packed run as an object would undo the packing). They are
+    the log's own arrays: read them, never write or keep a buffer view of them
+    (an ``array`` exporting its buffer cannot grow).
+    """
+
+    #: By run id: the run's row in the columns below, or -1 while it is a live object.
+    row: array[int]
+    #: By row: the index of the run's dag_id in ``dag_names``.
+    dag: array[int]
+    dag_names: list[str]
+    #: By row: ``run_type code << 4 | state code`` (:data:`RUN_TYPES`, :data:`RUN_STATES`).
+    codes: bytearray
+    #: By row, seven instants in epoch microseconds (:data:`NULL_INSTANT` for null):
+    #: logical_date, data interval start and end, run_after, created_at, start_date, end_date.
+    times: array[int]
 
 
 class _RunsView(Sequence[DagRun]):
@@ -273,6 +301,10 @@ class RunLog(_RunsView):
                 value = self._times[row * _TIME_FIELDS + column]
                 yield None if value == none else epoch + one_us * value
 
+    def columns(self) -> PackedColumns:
+        """The packed columns (live runs are read with :meth:`get`, their row is -1)."""
+        return PackedColumns(self._row, self._dag, self._dag_names, self._codes, self._times)
+
     @property
     def packed(self) -> int:
         """How many runs are packed (for benchmarks and tests)."""
@@ -356,6 +388,8 @@ class RunLog(_RunsView):
         """Checkpoints copy the columns; live runs are copied with the rest of the state."""
         out = RunLog.__new__(RunLog)
         memo[id(self)] = out
+        for run in self._cache.values():  # packed runs are never mutated (thaw first):
+            memo[id(run)] = run  # whoever holds one (a DAG's latest run) shares it
         for name, value in self.__dict__.items():
             if name == "_cache":
                 out._cache = weakref.WeakValueDictionary()

@@ -368,6 +368,38 @@ class Simulation:
         self._since_checkpoint = 0
         self.advance_to(instant)
 
+    def adopt(
+        self, other: Simulation, before: datetime, changed: Iterable[str] = ()
+    ) -> datetime | None:
+        """Continue from ``other``'s latest checkpoint strictly before ``before``.
+
+        For an edited scenario whose simulation is known to be identical to
+        ``other``'s until ``before`` (the same DAGs in the same order, the same
+        script before ``before``): re-simulating from there gives the record a
+        fresh simulation would, without replaying what the edit cannot change.
+        The DAGs in ``changed`` have a different spec; they must not have been
+        deployed at the checkpoint (they start from their initial state).
+        Returns the checkpoint's instant, or None (nothing adopted) when there
+        is no such checkpoint or the precondition does not hold.
+        """
+        if list(other.specs) != list(self.specs):
+            return None
+        found = next(((t, s) for t, s in reversed(other._checkpoints) if t < before), None)
+        if found is None:
+            return None
+        at, snapshot = found
+        memo: dict[int, Any] = {id(other.specs[d]): spec for d, spec in self.specs.items()}
+        state = copy.deepcopy(snapshot, memo)
+        for dag_id in changed:
+            old = state.dags[dag_id]
+            if old.deployed or old.runs:
+                return None
+            state.dags[dag_id] = DagState(self.specs[dag_id], old.order, runs=DagRuns(state.runs))
+        self._checkpoints = [(at, state)]
+        self._since_checkpoint = 0
+        self.restore(state)
+        return at
+
     def _auto_checkpoint(self) -> None:
         """Every ``checkpoint_every`` instants (0: never; headless runs never rewind)."""
         if not self.checkpoint_every:

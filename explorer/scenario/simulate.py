@@ -8,12 +8,16 @@ from explorer.scenario.build import EngineInputs
 __all__ = ["make_simulation"]
 
 
-def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simulation:
+def make_simulation(
+    inputs: EngineInputs, *, run_limit: int = 5_000_000, checkpoint_every: int = 0
+) -> Simulation:
     """A simulation at the scenario's ``clock.start``, its script loaded, nothing run yet.
 
     The declared assets (file order: the first declared wins a URI-2 conflict),
     the watchers and the seed of random task failures go to the engine; the
     alerts' ``silence_factor`` is for ``build_record`` (``inputs.silence_factor``).
+    ``checkpoint_every``: automatic checkpoints every that many processed
+    instants (0: none; the GUI goes back and re-simulates edits from them).
     """
     config = SchedulerConfig(
         loop_interval=inputs.loop_interval, parse_interval=inputs.parse_interval
@@ -24,6 +28,7 @@ def make_simulation(inputs: EngineInputs, *, run_limit: int = 5_000_000) -> Simu
         config=config,
         script=inputs.script,
         run_limit=run_limit,
+        checkpoint_every=checkpoint_every,
         watchers=inputs.watchers,
         seed=inputs.seed,
         declared_assets=inputs.declared_assets,

@@ -46,19 +46,21 @@ class CanvasColors:
         return tones.get(tone, self.muted)
 
 
-#: Live-state badge fills: saturated in the light theme (white text), light in the dark (dark text).
+#: Live-state badge fills: saturated in the light theme (white text), light in the dark (dark
+#: text). "ok" is teal and "failed" vermillion: told apart with red-green colour blindness
+#: and on a dimmed projector (``tests/ui/test_palette.py``); the badge says its state too.
 _LIGHT_TONES = {
     "running": QColor("#1f5fbf"),
-    "failed": QColor("#c62828"),
+    "failed": QColor("#d84315"),
     "waiting": QColor("#b06d00"),
-    "ok": QColor("#11805c"),
+    "ok": QColor("#067a70"),
     "idle": QColor("#5b6778"),
 }
 _DARK_TONES = {
     "running": QColor("#6ea8fe"),
-    "failed": QColor("#ff7b72"),
+    "failed": QColor("#ff8a65"),
     "waiting": QColor("#ffc266"),
-    "ok": QColor("#4fd1a5"),
+    "ok": QColor("#4fd1c5"),
     "idle": QColor("#aab4c0"),
 }
 

@@ -23,6 +23,7 @@ from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink,
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
+from explorer.ui.edit_reach import moved_only
 from explorer.ui.nodes import CanvasModel, EdgeView, canvas_model, place
 from explorer.ui.theme import CanvasColors, canvas_colors
 
@@ -57,6 +58,8 @@ class ScenarioScene(QGraphicsScene):
         #: Where the canvas filter shows nodes instead, as offsets from their file position
         #: (:meth:`arrange`); a move there moves the node in the file by as much.
         self.view_offsets: dict[str, tuple[float, float]] = {}
+        #: The scenario the items show (a layout-only change skips rebuilding the model).
+        self._synced_with: Scenario | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -67,14 +70,20 @@ class ScenarioScene(QGraphicsScene):
         """Bring the items in line with ``scenario`` (the only way items change)."""
         if self._interaction is not None:
             self._interaction.cancel()
-        model = canvas_model(scenario)
-        positions = place(model, scenario.layout)
+        previous, self._synced_with = self._synced_with, scenario
+        moved = previous is not None and moved_only(previous, scenario)
+        # a move or a layout: the items stay, only their places change (edges follow them)
+        model = self.model if moved else canvas_model(scenario)
+        positions = self._moved_positions(previous, scenario) if moved else None
+        if positions is None:
+            positions = place(model, scenario.layout)
         self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True
         try:
             self._sync_nodes(model, positions)
-            self._sync_edges(model)
+            if not moved:
+                self._sync_edges(model)
             for node_id in selected & set(self.nodes):
                 self.nodes[node_id].setSelected(True)
         finally:
@@ -83,6 +92,24 @@ class ScenarioScene(QGraphicsScene):
         self._fit_scene_rect()
         self.synced.emit()
         self.selectionChangedIds.emit()
+
+    def _moved_positions(
+        self, previous: Scenario | None, scenario: Scenario
+    ) -> dict[str, tuple[float, float]] | None:
+        """Saved places, else where the items are; None when a saved place was dropped (an
+        undo of a node's first move): that node is placed afresh."""
+        layout = scenario.layout
+        dropped = previous is not None and any(
+            n in previous.layout and n not in layout for n in self.nodes
+        )
+        if dropped:
+            return None
+        return {
+            n: (float(layout[n][0]), float(layout[n][1]))
+            if n in layout
+            else self.file_position(n, item.pos())  # where it is, the filter's offset undone
+            for n, item in self.nodes.items()
+        }
 
     def _sync_nodes(self, model: CanvasModel, positions: dict[str, tuple[float, float]]) -> None:
         for node_id in [n for n in self.nodes if n not in model.nodes]:

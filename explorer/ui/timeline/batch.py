@@ -145,7 +145,7 @@ class RectBatch:
     def fill(
         self,
         painter: QtGui.QPainter,
-        colour: QtGui.QColor | str,
+        colour: QtGui.QColor | QtGui.QBrush | str,
         x0: FloatArray,
         x1: FloatArray,
         y0: FloatArray,

@@ -5,23 +5,28 @@ graphics items, the runs table and the tests alike.
 
 Runs are append-only between two rewinds, and a run that has ended never
 changes again, so :class:`RunStore` re-reads only the runs that were still
-queued or running at the previous sync and appends the new ones; a rewind
-(the engine restores a deep copy, so the run objects are new) rebuilds all.
-That keeps a "step to next event" proportional to what changed, not to the
-whole record (the 50 ms target with hundreds of DAGs and thousands of runs).
+live at the previous sync and appends the new ones; a rewind (the engine
+restores a copy of its run log) rebuilds every column from the log's packed
+arrays with numpy, never building the ended runs as objects. That keeps a
+"step to next event" proportional to what changed, and a Back or an edit
+proportional to the number of runs in numpy time, not Python time.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from explorer.engine.assets.condition import AssetKey, AssetNode, walk
+from explorer.engine.runlog import NULL_INSTANT, PackedColumns, RunLog
+from explorer.engine.runlog import RUN_STATES as LOG_RUN_STATES
+from explorer.engine.runlog import RUN_TYPES as LOG_RUN_TYPES
 from explorer.engine.runs import DagRun
 from explorer.ui.timeline.timebase import to_x_or_nan
 
@@ -158,9 +163,10 @@ class _Columns:
         return self.i[name][: self.size]
 
 
-class RunStore:
-    """Every run of the simulation as columns, updated incrementally by :meth:`sync`."""
+class _StoreRuns(Sequence[DagRun]):
+    """The store's runs as objects, built on demand from the engine's log (never all at once)."""
 
+<<<<<<< HEAD
     def __init__(self) -> None:
         self.runs: list[DagRun] = []
         self._cols = _Columns(RUN_COLUMNS, ("dag", "state", "type", "no_interval", "no_tis"))
@@ -172,9 +178,73 @@ class RunStore:
         self._dag_code: dict[str, int] = {}
         self.row_of: dict[tuple[str, str], int] = {}
         self.version = 0
+=======
+    __slots__ = ("_store",)
+
+    def __init__(self, store: RunStore) -> None:
+        self._store = store
+>>>>>>> instant
 
     def __len__(self) -> int:
-        return len(self.runs)
+        return len(self._store)
+
+    @overload
+    def __getitem__(self, index: int) -> DagRun: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DagRun]: ...
+
+    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
+        source, size = self._store._source, len(self._store)
+        if isinstance(index, slice):
+            return [source[i] for i in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(index)
+        return source[index]
+
+
+#: Where each timeline column sits among the run log's seven packed instants.
+_PACKED_INSTANT = {
+    "logical": 0,
+    "ival_start": 1,
+    "ival_end": 2,
+    "run_after": 3,
+    "created": 4,
+    "start": 5,
+    "end": 6,
+}
+_PACKED_WIDTH = 7
+
+
+class RunStore:
+    """Every run of the simulation as columns, updated incrementally by :meth:`sync`.
+
+    The columns are read from the engine's packed run columns
+    (:meth:`~explorer.engine.runlog.RunLog.columns`), whole arrays at a time:
+    a packed run is never built as an object to be drawn (that would undo the
+    run log's memory saving, and cost seconds after every rewind). Only the
+    runs still live in the engine (queued, running, just created) are read as
+    objects. :attr:`runs` gives any run as an object, on demand.
+    """
+
+    def __init__(self) -> None:
+        self._source: Sequence[DagRun] = ()
+        self._size = 0
+        self.runs = _StoreRuns(self)
+        self._cols = _Columns(RUN_COLUMNS, ("dag", "state", "type", "no_interval"))
+        #: Rows that were live objects in the engine at the last sync (they may change).
+        self._live: set[int] = set()
+        self.dag_ids: list[str] = []
+        self._dag_code: dict[str, int] = {}
+        self._found: dict[tuple[str, str], int] = {}
+        self.version = 0
+        #: Runs built as objects to fill the columns by the last sync (tests read it).
+        self.objects_read = 0
+
+    def __len__(self) -> int:
+        return self._size
 
     # ------------------------------------------------------------------ columns
     def col(self, name: str) -> FloatArray:
@@ -205,24 +275,26 @@ class RunStore:
 
     # ------------------------------------------------------------------ sync
     def sync(self, runs: Sequence[DagRun]) -> SyncResult:
-        """Bring the columns in step with ``runs`` (the engine's list, creation order)."""
-        old = len(self.runs)
-        fresh = old == 0 or (
-            len(runs) >= old and runs[0] is self.runs[0] and runs[old - 1] is self.runs[old - 1]
-        )
-        if not fresh:
+        """Bring the columns in step with ``runs`` (the engine's run log, creation order).
+
+        The same log as last time: the rows that were live are re-read and new
+        ones appended. Another log (a rewind restores a copy, an edit makes a
+        new simulation): every column is rebuilt from the packed arrays.
+        """
+        self.objects_read = 0
+        old = self._size
+        if runs is not self._source or len(runs) < old:
             return self._rebuild(runs)
-        changed = []
-        for row in sorted(self._active):
-            run = self.runs[row]
-            self._write(row, run)
-            changed.append(row)
-            if not run.active:
-                self._active.discard(row)
+        columns = runs.columns() if isinstance(runs, RunLog) else None
+        changed = sorted(self._live)
+        self._live.clear()
+        for row in changed:
+            self._read(row, runs, columns)
         if len(runs) > old:
             self._cols.grow_to(len(runs))
+            self._size = len(runs)
             for row in range(old, len(runs)):
-                self._append(row, runs[row])
+                self._read(row, runs, columns)
         if changed or len(runs) > old:
             self.version += 1
         return SyncResult(
@@ -230,48 +302,109 @@ class RunStore:
         )
 
     def _rebuild(self, runs: Sequence[DagRun]) -> SyncResult:
-        self.runs = []
-        self._active.clear()
-        self.row_of.clear()
+        self._source = runs
+        self._live.clear()
+        self._found.clear()
+        n = len(runs)
         self._cols.clear()
-        self._cols.grow_to(len(runs))
-        for row, run in enumerate(runs):
-            self._append(row, run)
+        self._cols.grow_to(n)
+        self._size = n
+        if isinstance(runs, RunLog):
+            self._fill_packed(runs.columns(), n)
+        else:
+            self._live.update(range(n))
+        for row in sorted(self._live):
+            self._read_object(row, runs[row])
         self.version += 1
-        return SyncResult(reset=True, appended=range(len(runs)))
+        return SyncResult(reset=True, appended=range(n))
 
-    def _append(self, row: int, run: DagRun) -> None:
-        self.runs.append(run)
-        self.row_of[(run.dag_id, run.run_id)] = row
+    def _fill_packed(self, columns: PackedColumns, n: int) -> None:
+        """Every packed run's columns at once (numpy, no objects); live rows noted."""
+        where = np.array(columns.row[:n], dtype=np.int64)
+        packed = where >= 0
+        self._live.update(np.flatnonzero(~packed).tolist())
+        if not packed.any():
+            return
+        rows = where[packed]
+        times = np.array(columns.times, dtype=np.int64).reshape(-1, _PACKED_WIDTH)[rows]
+        null = times == NULL_INSTANT
+        seconds = np.where(null, np.nan, times / 1e6)
+        for name, index in _PACKED_INSTANT.items():
+            self._cols.f[name][:n][packed] = seconds[:, index]
+        table = np.array([self.dag_code(d) for d in columns.dag_names] or [0], dtype=np.int32)
+        self._cols.i["dag"][:n][packed] = table[np.array(columns.dag, dtype=np.int64)[rows]]
+        codes = np.frombuffer(bytes(columns.codes), dtype=np.uint8)[rows]
+        self._cols.i["type"][:n][packed] = _LOG_TYPE[codes >> 4]
+        self._cols.i["state"][:n][packed] = _LOG_STATE[codes & 0x0F]
+        self._cols.i["no_interval"][:n][packed] = null[:, _PACKED_INSTANT["ival_start"]]
+
+    def _read(self, row: int, runs: Sequence[DagRun], columns: PackedColumns | None) -> None:
+        """One row: from the packed columns when the run is packed, else from its object."""
+        packed = -1 if columns is None else columns.row[row]
+        if packed < 0:
+            self._read_object(row, runs[row])
+            return
+        assert columns is not None
+        base = packed * _PACKED_WIDTH
+        for name, index in _PACKED_INSTANT.items():
+            value = columns.times[base + index]
+            self._cols.f[name][row] = math.nan if value == NULL_INSTANT else value / 1e6
+        code = columns.codes[packed]
+        self._cols.i["dag"][row] = self.dag_code(columns.dag_names[columns.dag[packed]])
+        self._cols.i["type"][row] = _LOG_TYPE[code >> 4]
+        self._cols.i["state"][row] = _LOG_STATE[code & 0x0F]
+        self._cols.i["no_interval"][row] = int(columns.times[base + 1] == NULL_INSTANT)
+
+    def _read_object(self, row: int, run: DagRun) -> None:
+        self.objects_read += 1
         self._cols.i["dag"][row] = self.dag_code(run.dag_id)
         self._cols.i["type"][row] = _TYPE_CODE.get(run.run_type, 0)
+<<<<<<< HEAD
         self._cols.i["no_interval"][row] = int(run.data_interval is None)
         self._cols.i["no_tis"][row] = int(
             not run.tasks and self.declared_tasks.get(run.dag_id, 0) > 0
         )
+=======
+>>>>>>> instant
         interval = run.data_interval
+        self._cols.i["no_interval"][row] = int(interval is None)
         self._cols.f["ival_start"][row] = to_x_or_nan(interval.start if interval else None)
         self._cols.f["ival_end"][row] = to_x_or_nan(interval.end if interval else None)
         self._cols.f["logical"][row] = to_x_or_nan(run.logical_date)
         self._cols.f["run_after"][row] = to_x_or_nan(run.run_after)
         self._cols.f["created"][row] = to_x_or_nan(run.created_at)
-        self._write(row, run)
-        if run.active:
-            self._active.add(row)
-
-    def _write(self, row: int, run: DagRun) -> None:
         self._cols.i["state"][row] = _STATE_CODE.get(run.state, 0)
         self._cols.f["start"][row] = to_x_or_nan(run.start_date)
         self._cols.f["end"][row] = to_x_or_nan(run.end_date)
+        self._live.add(row)
 
     # ------------------------------------------------------------------ queries
     def find(self, dag_id: str, run_id: str) -> int | None:
-        return self.row_of.get((dag_id, run_id))
+        """The row of a run, by its DAG's rows (only that DAG's runs are built, once)."""
+        row = self._found.get((dag_id, run_id))
+        if row is not None and row < self._size:
+            run = self.runs[row]
+            if run.dag_id == dag_id and run.run_id == run_id:
+                return row
+        code = self._dag_code.get(dag_id)
+        if code is None:
+            return None
+        candidates: list[int] = np.flatnonzero(self.dag_codes() == code)[::-1].tolist()
+        for candidate in candidates:
+            if self.runs[candidate].run_id == run_id:
+                self._found[(dag_id, run_id)] = candidate
+                return candidate
+        return None
 
     def lanes(self, lane_of_dag: dict[str, int]) -> IntArray:
         """The lane of every row, given each DAG's lane index (-1: not shown)."""
         table = np.array([lane_of_dag.get(d, -1) for d in self.dag_ids] or [-1], dtype=np.int32)
         return table[self.dag_codes()]
+
+
+#: The run log's type and state codes as this module's (the same names, looked up once).
+_LOG_TYPE = np.array([_TYPE_CODE[t] for t in LOG_RUN_TYPES], dtype=np.int32)
+_LOG_STATE = np.array([_STATE_CODE[s] for s in LOG_RUN_STATES], dtype=np.int32)
 
 
 class EventStore:

@@ -10,7 +10,8 @@ y-inverted, lane 0 on top)::
     y-0.44 ┬ logical_date mark ┬          run_after mark (full height)
     y-0.36 │ data interval bar │ colour = run type
     y-0.08 ┴                   ┴
-    y+0.04 ┬ execution bar (start → end, or the clock) colour = state; created mark
+    y+0.04 ┬ execution bar (start → end, or the clock) colour = state (failed: hatched too);
+           │ created mark
     y+0.32 ┴ queued bar (created → start) thinner, inside it
 """
 
@@ -29,7 +30,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from explorer.ui.timeline.batch import DeviceMap, RectBatch
-from explorer.ui.timeline.style import NORMAL, TimelineStyle, qcolor
+from explorer.ui.timeline.style import NORMAL, TimelineStyle, failed_hatch, qcolor
 from explorer.ui.timeline.timebase import fmt_span
 
 __all__ = ["DeviceItem", "RunsItem", "RunsView", "TextByRow"]
@@ -262,15 +263,10 @@ class RunsItem(DeviceItem):
             sub = started & (states == code)
             if sub.any():
                 y0, y1 = band(0.04, 0.32, sub)
-                drawn += fill(
-                    p,
-                    s.state_colours[code],
-                    dm.x(start[sub]),
-                    dm.x(end[sub]),
-                    y0,
-                    y1,
-                    min_width=mark,
-                )
+                x0, x1 = dm.x(start[sub]), dm.x(end[sub])
+                drawn += fill(p, s.state_colours[code], x0, x1, y0, y1, min_width=mark)
+                if code == 3:  # failed: hatched, so it never differs from success by hue alone
+                    fill(p, failed_hatch(), x0, x1, y0, y1, min_width=mark)
         # 4. marks: logical_date (upper half), created_at (lower half + foot), run_after (full)
         drawn += self._ticks(p, dm, v.logical[rows], lane, -0.44, -0.08, mark * 1.5, s.logical)
         drawn += self._ticks(p, dm, created, lane, 0.04, 0.44, mark, s.created)

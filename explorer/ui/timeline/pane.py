@@ -74,7 +74,7 @@ def legend_html(style: TimelineStyle) -> str:
         f"{sw(t[0])} interval {sw(t[1])} manual {sw(t[3])} backfill",
         f"{sw(style.logical, '▮')} logical_date {sw(style.run_after, '▮')} run_after "
         f"{sw(style.created, '▮')} created",
-        f"{sw(st[0])} queued {sw(st[1])} running {sw(st[2])} success {sw(st[3])} failed",
+        f"{sw(st[0])} queued {sw(st[1])} running {sw(st[2])} success {sw(st[3], '▨')} failed",
         f"{sw(style.no_interval)} no interval {sw(style.no_task_instances, '⊘')} no task instances",
         f"{sw(style.source_colours[0], '▮')} event {sw(style.source_colours[1], '▮')} external "
         f"{sw(style.no_data, '▮')} no data",

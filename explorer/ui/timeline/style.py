@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6 import QtGui
+from PySide6 import QtCore, QtGui
 
-__all__ = ["NORMAL", "PRESENTATION", "TimelineStyle", "qcolor"]
+__all__ = ["FAILED_HATCH", "NORMAL", "PRESENTATION", "TimelineStyle", "failed_hatch", "qcolor"]
+
+#: The pattern drawn over a failed run's execution bar (and its legend swatch).
+FAILED_HATCH = QtCore.Qt.BrushStyle.BDiagPattern
 
 
 def qcolor(spec: str) -> QtGui.QColor:
@@ -27,6 +30,11 @@ def qcolor(spec: str) -> QtGui.QColor:
     return QtGui.QColor(spec)
 
 
+def failed_hatch() -> QtGui.QBrush:
+    """White diagonal stripes, drawn over the failed colour: failed reads as a pattern too."""
+    return QtGui.QBrush(QtGui.QColor(255, 255, 255, 200), FAILED_HATCH)
+
+
 @dataclass(frozen=True, slots=True)
 class TimelineStyle:
     background: str
@@ -35,7 +43,11 @@ class TimelineStyle:
     grid: str
     #: interval bar fill per run type (scheduled, manual, asset_triggered, backfill)
     type_colours: tuple[str, str, str, str]
-    #: execution bar fill per state (queued, running, success, failed)
+    #: execution bar fill per state (queued, running, success, failed): indigo, teal and
+    #: vermillion stay apart for red-green colour blindness and on a dimmed projector
+    #: (``tests/ui/test_palette.py`` checks them under Machado 2009's deuteranopia and
+    #: protanopia); a failed bar is hatched as well (:data:`FAILED_HATCH`), so the
+    #: difference never rests on colour alone.
     state_colours: tuple[str, str, str, str]
     logical: str
     run_after: str
@@ -70,7 +82,7 @@ NORMAL = TimelineStyle(
     stripe="#f3f5f8",
     grid="#d8dde3",
     type_colours=("#9dbbe0", "#cfa8e6", "#c8b6ea", "#9ed8c8"),
-    state_colours=("#a9aeb5", "#2f7de1", "#2e9e4f", "#d62f2f"),
+    state_colours=("#b4b8be", "#3024b3", "#068379", "#f75207"),
     logical="#13233f",
     run_after="#f08c00",
     created="#6b6f76",
@@ -85,7 +97,7 @@ NORMAL = TimelineStyle(
     clock="#e8175d",
     selection="#111111",
     link="#8e44ad",
-    box_colours=("#2e9e4f", "#f0b400", "#d62f2f"),
+    box_colours=("#068379", "#e0a800", "#f75207"),
     mark_px=2.0,
     clock_px=2.0,
     font_pt=9,
@@ -99,7 +111,7 @@ PRESENTATION = TimelineStyle(
     stripe="#eceff3",
     grid="#b9c0c8",
     type_colours=("#6f9bd6", "#b57ed9", "#a58be0", "#5fc2a6"),
-    state_colours=("#8a9099", "#0057d9", "#007a2a", "#c40000"),
+    state_colours=("#a9adb3", "#2a1fa0", "#006b63", "#e04a00"),
     logical="#000000",
     run_after="#e06c00",
     created="#404040",
@@ -114,7 +126,7 @@ PRESENTATION = TimelineStyle(
     clock="#d1004b",
     selection="#000000",
     link="#6c1f8f",
-    box_colours=("#007a2a", "#d99a00", "#c40000"),
+    box_colours=("#006b63", "#d99a00", "#e04a00"),
     mark_px=4.0,
     clock_px=4.0,
     font_pt=15,

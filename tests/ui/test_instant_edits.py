@@ -1,0 +1,266 @@
+"""Edits that answer instantly (issue 13): a layout edit never touches the engine, Back and
+an edit replay from the nearest checkpoint rather than from clock.start, and the
+re-simulation after an edit runs in slices with the panes following.
+
+Engine work is counted, not timed: every run the engine creates is heard by the
+session's observers (``Change("run_created")``), so a replay from clock.start is seen
+as all the runs created again."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+from pytestqt.qtbot import QtBot
+
+from explorer.engine.simulation import Change, Simulation
+from explorer.graph.generate import synthetic_scenario
+from explorer.scenario import Scenario
+from explorer.scenario.model import PauseAction
+from explorer.scenario.values import Instant
+from explorer.ui.clock import ManualTicker
+from explorer.ui.edit_reach import edit_kind
+from explorer.ui.panels.workbench import Workbench
+from explorer.ui.session import SimulationSession
+from explorer.ui.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
+from tests.ui.conftest import EXAMPLES, drag
+
+pytestmark = pytest.mark.gui
+
+
+class Deferred:
+    """The session's ``defer``: slices wait until the test runs them."""
+
+    def __init__(self) -> None:
+        self.pending: list[Callable[[], None]] = []
+
+    def __call__(self, callback: Callable[[], None]) -> None:
+        self.pending.append(callback)
+
+    def run_one(self) -> None:
+        self.pending.pop(0)()
+
+    def drain(self) -> int:
+        slices = 0
+        while self.pending:
+            self.run_one()
+            slices += 1
+        return slices
+
+
+def scenario() -> Scenario:
+    """19 DAGs over a week: about 2,500 instants, so several automatic checkpoints."""
+    return synthetic_scenario(120)
+
+
+def session_at(days: float, **kwargs: object) -> tuple[SimulationSession, Deferred]:
+    defer = Deferred()
+    session = SimulationSession(scenario(), defer=defer, **kwargs)  # type: ignore[arg-type]
+    session.run_to(session.start + timedelta(days=days))
+    defer.drain()
+    return session, defer
+
+
+def created_runs(sim: Simulation) -> list[Change]:
+    """Every run the engine creates from now on."""
+    heard: list[Change] = []
+    sim.subscribe(lambda change: heard.append(change) if change.kind == "run_created" else None)
+    return heard
+
+
+def record(sim: Simulation) -> list[tuple[object, ...]]:
+    return [(r.dag_id, r.run_id, r.state, r.start_date, r.end_date) for r in sim.runs]
+
+
+def fresh_record(scenario: Scenario, until: datetime) -> list[tuple[object, ...]]:
+    defer = Deferred()
+    session = SimulationSession(scenario, defer=defer, checkpoint_every=0)
+    session.run_to(until)
+    defer.drain()
+    return record(session.sim)
+
+
+class TestBack:
+    def test_back_replays_from_a_checkpoint_not_from_clock_start(self) -> None:
+        """With checkpoints off, Back from day 6 re-creates every run since clock.start."""
+        session, _ = session_at(5)
+        at_day_5 = len(session.sim.runs)
+        session.run_to(session.start + timedelta(days=6))
+        heard = created_runs(session.sim)
+        session.step_back()
+        assert session.now == session.start + timedelta(days=5)
+        assert len(session.sim.runs) == at_day_5
+        assert heard, "Back replays from a checkpoint before day 5"
+        assert heard[0].at > session.start + timedelta(days=1)
+        assert len(heard) < at_day_5 / 2  # from clock.start, all of them would be
+
+    def test_back_gives_the_record_it_had(self) -> None:
+        session, _ = session_at(5)
+        before = record(session.sim)
+        session.run_to(session.start + timedelta(days=6))
+        session.step_back()
+        assert record(session.sim) == before
+
+
+class TestLayoutEdits:
+    def test_moving_a_node_never_touches_the_engine(self, window, qtbot: QtBot) -> None:  # type: ignore[no-untyped-def]
+        window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+        ws = window.workspace
+        panes = ws.simulation
+        session = panes.session
+        session.run_to(session.start + timedelta(days=1))
+        qtbot.waitUntil(lambda: not session.busy)
+        sim, now = session.sim, session.now
+        heard = created_runs(sim)
+        changed: list[None] = []
+        session.changed.connect(lambda: changed.append(None))
+        item = ws.scene.nodes["dag:ingest_orders"]
+        grab = item.mapToScene(QPointF(0, item.body().top() + 10))
+        drag(window, grab, grab + QPointF(90, 40), steps=8)
+        assert ws.document.undo_stack.text(0).startswith("Move")
+        assert session.scenario.layout == ws.document.scenario.layout  # the session has it
+        assert session.sim is sim and session.now == now
+        assert not heard and not changed and not session.busy
+        ws.document.undo_stack.undo()
+        assert session.sim is sim and not heard
+
+
+class TestEdits:
+    def test_a_script_edit_resimulates_from_the_checkpoint_before_it(self) -> None:
+        session, defer = session_at(6)
+        at = session.start + timedelta(days=5, hours=3)
+        dag_id = session.scenario.dags[0].dag_id
+        pause = PauseAction(at=Instant(at, at.isoformat()), dag_id=dag_id)
+        edited = dataclasses.replace(session.scenario, script=(*session.scenario.script, pause))
+        heard: list[Change] = []
+
+        def listen() -> None:  # the new engine is in place before its first slice runs
+            session.sim.subscribe(lambda c: heard.append(c) if c.kind == "run_created" else None)
+
+        session.scenario_replaced.connect(listen)
+        session.replace_scenario(edited)
+        defer.drain()
+        assert session.resumed_at is not None
+        assert session.start + timedelta(days=1) < session.resumed_at < at
+        assert session.now == session.start + timedelta(days=6)
+        resumed = session.resumed_at
+        assert heard and heard[0].at > resumed  # nothing before it is replayed
+        assert len(heard) == sum(1 for r in session.sim.runs if r.created_at > resumed)
+        assert len(heard) < len(session.sim.runs)
+        assert record(session.sim) == fresh_record(edited, session.now)
+
+    def test_a_dag_edit_reaches_back_to_the_dags_first_parse(self) -> None:
+        session, defer = session_at(2)
+        dag = session.scenario.dags[1]
+        edited_dag = dataclasses.replace(dag, catchup=not dag.catchup, max_active_runs=1)
+        dags = tuple(edited_dag if d is dag else d for d in session.scenario.dags)
+        edited = dataclasses.replace(session.scenario, dags=dags)
+        session.replace_scenario(edited)
+        defer.drain()
+        assert session.resumed_at is None  # deployed at clock.start: nothing can be kept
+        assert session.now == session.start + timedelta(days=2)
+        assert record(session.sim) == fresh_record(edited, session.now)
+
+    def test_the_clock_goes_back_to_where_it_was_after_an_edit_made_mid_resimulation(
+        self,
+    ) -> None:
+        session, defer = session_at(3, chunk_ms=0)  # one instant a slice
+        dags = session.scenario.dags
+        first = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=2), *dags[1:])
+        )
+        session.replace_scenario(first)
+        assert session.busy and session.now < session.start + timedelta(days=3)
+        second = dataclasses.replace(first, dags=(dags[0], *first.dags[1:]))
+        session.replace_scenario(second)  # while the first edit is still re-simulating
+        defer.drain()
+        assert session.now == session.start + timedelta(days=3)
+
+    def test_the_panes_follow_the_slices_of_a_resimulation(self, qtbot: QtBot) -> None:
+        session, defer = session_at(4, chunk_ms=0)  # one instant a slice
+        session.redraw_every_s = 0  # every slice (the default: a few times a second)
+        bench = Workbench(session, ticker=ManualTicker())
+        qtbot.addWidget(bench)
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        session.replace_scenario(edited)
+        assert session.busy and bench.clock_bar.progress.isVisibleTo(bench)
+        shown = [len(bench.timeline.runs)]
+        while defer.pending:
+            defer.run_one()
+            shown.append(len(bench.timeline.runs))
+        assert len(set(shown)) > 3  # the timeline grew slice by slice
+        assert shown == sorted(shown) and shown[-1] == len(session.sim.runs)
+        assert not bench.clock_bar.progress.isVisibleTo(bench)
+
+
+class TestPackedColumns:
+    """The timeline reads ended runs from the engine's packed columns, never as objects."""
+
+    @staticmethod
+    def expected(sim: Simulation, store: RunStore) -> dict[str, list[float]]:
+        def x(value: datetime | None) -> float:
+            return float("nan") if value is None else value.timestamp()
+
+        runs = list(sim.runs)
+        return {
+            "ival_start": [x(r.data_interval.start if r.data_interval else None) for r in runs],
+            "ival_end": [x(r.data_interval.end if r.data_interval else None) for r in runs],
+            "logical": [x(r.logical_date) for r in runs],
+            "run_after": [x(r.run_after) for r in runs],
+            "created": [x(r.created_at) for r in runs],
+            "start": [x(r.start_date) for r in runs],
+            "end": [x(r.end_date) for r in runs],
+            "state": [RUN_STATES.index(r.state) for r in runs],
+            "type": [RUN_TYPES.index(r.run_type) for r in runs],
+            "dag": [store.dag_ids.index(r.dag_id) for r in runs],
+        }
+
+    def check(self, sim: Simulation, store: RunStore) -> None:
+        expected = self.expected(sim, store)
+        for name in ("state", "type"):
+            assert getattr(store, f"{name}s")().tolist() == expected[name]
+        assert store.dag_codes().tolist() == expected["dag"]
+        for name in RUN_COLUMNS:
+            np.testing.assert_array_equal(store.col(name), np.array(expected[name]))
+
+    def test_a_whole_log_is_read_from_its_columns(self) -> None:
+        session, _ = session_at(4, checkpoint_every=200)
+        sim = session.sim
+        store = RunStore()
+        store.sync(sim.runs)
+        live = len(sim.runs) - sim.runs.packed
+        assert sim.runs.packed > 500
+        assert store.objects_read == live  # the packed ones were never built
+        self.check(sim, store)
+        session.run_to(session.start + timedelta(days=5))
+        result = store.sync(sim.runs)
+        assert not result.reset and store.objects_read < 100
+        self.check(sim, store)
+        session.step_back()  # a rewind: a new run log, every column rebuilt
+        result = store.sync(session.sim.runs)
+        assert result.reset
+        assert store.objects_read == len(session.sim.runs) - session.sim.runs.packed
+        self.check(session.sim, store)
+        row = len(store) - 1
+        run = session.sim.runs[row]
+        assert store.find(run.dag_id, run.run_id) == row and store.runs[row] is run
+
+
+class TestEditKinds:
+    def test_each_field_is_classified(self) -> None:
+        s = scenario()
+        until = s.clock.start.value + timedelta(days=9)
+        assert edit_kind(s, s) == "none"
+        assert edit_kind(s, dataclasses.replace(s, layout={"dag:x": (1.0, 2.0)})) == "layout"
+        assert edit_kind(s, dataclasses.replace(s, description="notes")) == "layout"
+        later = dataclasses.replace(s.clock, until=Instant(until, until.isoformat()))
+        assert edit_kind(s, dataclasses.replace(s, clock=later)) == "view"
+        assert edit_kind(s, dataclasses.replace(s, seed=s.seed + 1)) == "engine"
+        assert edit_kind(s, dataclasses.replace(s, dags=s.dags[1:])) == "engine"

@@ -11,7 +11,10 @@ wall time (``time.perf_counter``), each the median of its runs:
 * ``graph_build_ms_<N>_nodes``: ``scenario_graph`` (R runs);
 * ``layout_ms_<N>_nodes``: the layered layout, the GUI's default (R runs);
 * ``spring_ms_<N>_nodes``: the spring layout, 50 iterations in 5 chunks (F runs);
-* ``kamada_kawai_ms_<N>_nodes``: the Kamada-Kawai layout (F runs).
+* ``kamada_kawai_ms_<N>_nodes``: the Kamada-Kawai layout (F runs);
+* ``focus_around_ms_<N>_nodes`` / ``focus_name_ms_<N>_nodes``: the canvas filter's
+  visible set (``explorer.graph.focus``) for one DAG with its upstream and
+  downstream (the middle DAG of the file), and for a name filter (R runs).
 
 Nothing is asserted; the tests check correctness, never timing.
 """
@@ -29,6 +32,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from explorer.graph.focus import Focus, visible_nodes
 from explorer.graph.generate import synthetic_scenario
 from explorer.graph.layout import kamada_kawai_layout, layered_layout, spring_layout
 from explorer.graph.model import scenario_graph
@@ -61,6 +65,11 @@ def main(argv: list[str] | None = None) -> None:
         "spring": median_ms(lambda: spring_layout(graph), args.force_repeat),
         "kamada_kawai": median_ms(lambda: kamada_kawai_layout(graph), args.force_repeat),
     }
+    middle = scenario.dags[len(scenario.dags) // 2].dag_id
+    figures["focus_around"] = median_ms(
+        lambda: visible_nodes(graph, Focus(around=middle)), args.repeat
+    )
+    figures["focus_name"] = median_ms(lambda: visible_nodes(graph, Focus(text="mart")), args.repeat)
     for name, ms in figures.items():
         print(f"{name}_ms_{n}_nodes={ms:.1f}")
 

@@ -5,11 +5,19 @@ of :class:`Spacing`; the top-left of the drawing is near ``(0, 0)``. Every
 layout is deterministic: the same graph (same nodes and edges, in the same
 insertion order) gives the same positions.
 
-All three lay out each weakly connected component on its own and stack the
-components top to bottom in graph order (the order of their first node);
-isolated nodes share one grid at the bottom. The layered layout decides each
-component's box; the force-directed ones fit the component into the same
-box, so switching layouts keeps every pipeline where it was.
+All three lay out each weakly connected component on its own: DAGs linked
+by assets are drawn together, a group per component. Isolated nodes (a DAG
+without asset links, an asset nothing uses) are grouped apart, in grids: one
+per folder of the DAGs' source files (the ``file`` node attribute an import
+gives them, ADR 0007), the DAGs without a file together, then the unused
+assets. The groups are packed in reading order onto shelves about
+:data:`ASPECT` times as wide as they are tall (the biggest components first,
+then the folders by name), so that a project of hundreds of DAGs fills a
+screen-shaped area instead of a column a hundred screens tall. Given
+``sizes`` (each node's width and height), nodes of a layer or a grid are
+kept a ``node_margin`` apart, however tall they are. The layered layout
+decides each group's box; the force-directed ones fit the component into
+the same box, so switching layouts keeps every pipeline where it was.
 
 **Layered** (Sugiyama style, left to right): cycles are the strongly
 connected components (what ``networkx.condensation`` would collapse to one
@@ -45,7 +53,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right, insort
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -53,6 +61,7 @@ from typing import Any
 import networkx as nx
 
 __all__ = [
+    "ASPECT",
     "SPACING",
     "SPRING_CHUNK",
     "SPRING_ITERATIONS",
@@ -62,6 +71,7 @@ __all__ = [
     "LayoutCancelled",
     "Point",
     "Progress",
+    "Sizes",
     "Spacing",
     "kamada_kawai_layout",
     "layered_layout",
@@ -75,6 +85,8 @@ Layout = dict[str, Point]
 Cancel = Callable[[], bool]
 #: Called with the share done, 0.0 to 1.0, never decreasing; 1.0 once, at the end.
 Progress = Callable[[float], None]
+#: Node id -> (width, height) of what is drawn for it; a node left out is a point.
+Sizes = Mapping[str, tuple[float, float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +97,15 @@ class Spacing:
     layer_gap: float = 220.0
     #: From one node to the next in a layer.
     node_gap: float = 80.0
-    #: Between two stacked components.
+    #: Between two groups (components, folders).
     component_gap: float = 120.0
+    #: Free space kept between two sized nodes of one layer or grid column.
+    node_margin: float = 24.0
 
 
 SPACING = Spacing()
+#: Width over height of the area the groups are packed into (a screen's).
+ASPECT = 1.6
 #: Barycenter sweeps of the layered layout (one left-to-right pass is one sweep).
 SWEEPS = 4
 #: Iterations of the spring layout, and how many run per networkx call.
@@ -108,11 +124,14 @@ def layered_layout(
     graph: Any,
     *,
     spacing: Spacing = SPACING,
+    sizes: Sizes | None = None,
+    aspect: float = ASPECT,
     cancel: Cancel | None = None,
     progress: Progress | None = None,
 ) -> Layout:
-    """Left-to-right layers by topological generation (see the module docstring)."""
-    blocks = _blocks(graph, spacing, cancel)
+    """Left-to-right layers by topological generation (see the module docstring);
+    ``aspect``: width over height of the area the groups are packed into."""
+    blocks = _blocks(graph, spacing, cancel, sizes or {}, aspect)
     layout: Layout = {}
     for block in blocks:
         layout.update(block.placed(block.local))
@@ -126,6 +145,7 @@ def spring_layout(
     seed: int = 0,
     iterations: int = SPRING_ITERATIONS,
     spacing: Spacing = SPACING,
+    sizes: Sizes | None = None,
     cancel: Cancel | None = None,
     progress: Progress | None = None,
 ) -> Layout:
@@ -143,13 +163,14 @@ def spring_layout(
             report(done / iterations)
         return _points(pos) if pos is not None else dict(block.local)
 
-    return _force_layout(graph, spacing, solve, lambda n: n, cancel, progress)
+    return _force_layout(graph, spacing, sizes or {}, solve, lambda n: n, cancel, progress)
 
 
 def kamada_kawai_layout(
     graph: Any,
     *,
     spacing: Spacing = SPACING,
+    sizes: Sizes | None = None,
     cancel: Cancel | None = None,
     progress: Progress | None = None,
 ) -> Layout:
@@ -164,7 +185,7 @@ def kamada_kawai_layout(
         report(1.0)
         return _points(pos)
 
-    return _force_layout(graph, spacing, solve, lambda n: n * n, cancel, progress)
+    return _force_layout(graph, spacing, sizes or {}, solve, lambda n: n * n, cancel, progress)
 
 
 # ----------------------------------------------------------------------------- blocks
@@ -172,29 +193,37 @@ def kamada_kawai_layout(
 
 @dataclass(slots=True)
 class _Block:
-    """A component (or the grid of isolated nodes) and its place in the drawing."""
+    """A component (or a grid of isolated nodes) and its place in the drawing."""
 
     nodes: list[str]
-    #: Layered positions, the box's top-left at (0, 0).
+    #: Layered positions (node centres): the first column at x 0, the box's top at y 0.
     local: dict[str, Point]
+    #: From the first column to the last, and from the top to the bottom of the box.
     width: float
     height: float
-    #: The isolated nodes' grid (no edges: nothing for a force-directed layout to do).
+    #: Half the widest node: how far the box reaches left of the first column (and right
+    #: of the last).
+    pad: float = 0.0
+    #: A grid of isolated nodes (no edges: nothing for a force-directed layout to do).
     grid: bool = False
+    left: float = 0.0
     top: float = 0.0
 
     def placed(self, local: dict[str, Point]) -> Layout:
-        return {n: (x, y + self.top) for n, (x, y) in local.items()}
+        return {n: (x + self.left, y + self.top) for n, (x, y) in local.items()}
 
 
-def _blocks(graph: Any, spacing: Spacing, cancel: Cancel | None) -> list[_Block]:
-    """The layered components and the isolated nodes' grid, stacked top to bottom."""
+def _blocks(
+    graph: Any, spacing: Spacing, cancel: Cancel | None, sizes: Sizes, aspect: float = ASPECT
+) -> list[_Block]:
+    """The layered components and the isolated nodes' grids, packed on shelves."""
     order = {node: index for index, node in enumerate(graph)}
     components = [
         sorted(component, key=order.__getitem__)
         for component in nx.weakly_connected_components(graph)
     ]
-    components.sort(key=lambda nodes: order[nodes[0]])
+    # the biggest pipelines first, ties in graph order
+    components.sort(key=lambda nodes: (-len(nodes), order[nodes[0]]))
     blocks: list[_Block] = []
     isolated: list[str] = []
     for nodes in components:
@@ -202,25 +231,86 @@ def _blocks(graph: Any, spacing: Spacing, cancel: Cancel | None) -> list[_Block]
         if len(nodes) == 1:
             isolated.append(nodes[0])
         else:
-            blocks.append(_layered_block(graph, nodes, spacing))
-    if isolated:
-        blocks.append(_grid_block(isolated, spacing))
-    top = 0.0
-    for block in blocks:
-        block.top = top
-        top += block.height + spacing.component_gap
+            blocks.append(_layered_block(graph, nodes, spacing, sizes))
+    isolated.sort(key=order.__getitem__)
+    for group in _isolated_groups(graph, isolated):
+        blocks.append(_grid_block(group, spacing, sizes))
+    _pack(blocks, spacing, aspect)
     return blocks
 
 
-def _grid_block(nodes: list[str], spacing: Spacing) -> _Block:
+def _isolated_groups(graph: Any, nodes: list[str]) -> list[list[str]]:
+    """Isolated DAGs by the folder of their source file (by name), those without a file,
+    then the other isolated nodes (assets nothing uses)."""
+    folders: dict[str, list[str]] = {}
+    no_file: list[str] = []
+    others: list[str] = []
+    for node in nodes:
+        data = graph.nodes[node]
+        if data.get("kind") != "dag":
+            others.append(node)
+            continue
+        file = data.get("file")
+        if isinstance(file, str):
+            folder = file.replace("\\", "/").rpartition("/")[0]
+            folders.setdefault(folder, []).append(node)
+        else:
+            no_file.append(node)
+    groups = [folders[f] for f in sorted(folders)]
+    return [g for g in (*groups, no_file, others) if g]
+
+
+def _pack(blocks: list[_Block], spacing: Spacing, aspect: float) -> None:
+    """Shelves left to right, top to bottom, about ``aspect`` times as wide as tall."""
+    if not blocks:
+        return
+    gap = spacing.component_gap
+    area = sum((b.width + 2 * b.pad + gap) * (b.height + gap) for b in blocks)
+    shelf_width = max(max(b.width + 2 * b.pad for b in blocks), math.sqrt(area * aspect))
+    right = top = shelf_height = 0.0  # right: where the shelf's last box ends
+    first = True
+    for block in blocks:
+        left = _on_grid(right + gap + block.pad, spacing.layer_gap) if not first else block.pad
+        if not first and left + block.width + block.pad > shelf_width:
+            top += shelf_height + gap
+            left, shelf_height = block.pad, 0.0
+        first = False
+        block.left, block.top = left, top
+        right = left + block.width + block.pad
+        shelf_height = max(shelf_height, block.height)
+
+
+def _on_grid(x: float, step: float) -> float:
+    """``x`` rounded up to a multiple of ``step``: columns of every group stay aligned."""
+    return math.ceil(x / step - 1e-9) * step
+
+
+def _grid_block(nodes: list[str], spacing: Spacing, sizes: Sizes) -> _Block:
     columns = math.ceil(math.sqrt(len(nodes)))
     rows = math.ceil(len(nodes) / columns)
+    height_of = [
+        max(_size(sizes, n)[1] for n in nodes[r * columns : (r + 1) * columns]) for r in range(rows)
+    ]
+    y_of: list[float] = []
+    y = height_of[0] / 2
+    for row in range(rows):
+        if row:
+            y += max(
+                spacing.node_gap, (height_of[row - 1] + height_of[row]) / 2 + spacing.node_margin
+            )
+        y_of.append(y)
+    half_w = max(_size(sizes, n)[0] for n in nodes) / 2
     local = {
-        node: ((i % columns) * spacing.layer_gap, (i // columns) * spacing.node_gap)
+        node: ((i % columns) * spacing.layer_gap, y_of[i // columns])
         for i, node in enumerate(nodes)
     }
     width = (min(columns, len(nodes)) - 1) * spacing.layer_gap
-    return _Block(nodes, local, width, (rows - 1) * spacing.node_gap, grid=True)
+    height = y_of[-1] + height_of[-1] / 2
+    return _Block(nodes, local, width, height, grid=True, pad=half_w)
+
+
+def _size(sizes: Sizes, node: str) -> tuple[float, float]:
+    return sizes.get(node, (0.0, 0.0))
 
 
 # ----------------------------------------------------------------------------- layered
@@ -237,13 +327,13 @@ class _Virtual:
 _Node = str | _Virtual
 
 
-def _layered_block(graph: Any, nodes: list[str], spacing: Spacing) -> _Block:
+def _layered_block(graph: Any, nodes: list[str], spacing: Spacing, sizes: Sizes) -> _Block:
     edges = _acyclic_edges(graph, nodes)
     layer = _layers(nodes, edges)
     succ, pred, layer_of = _with_virtual_nodes(nodes, edges, layer)
     layers = _initial_order(nodes, succ, layer_of, max(layer.values()) + 1)
     layers = _barycenter(layers, succ, pred)
-    return _coordinates(layers, edges, spacing)
+    return _coordinates(layers, edges, spacing, sizes)
 
 
 def _acyclic_edges(graph: Any, nodes: list[str]) -> list[tuple[str, str]]:
@@ -398,14 +488,16 @@ def _crossings(layers: list[list[_Node]], succ: dict[_Node, list[_Node]]) -> int
 
 
 def _coordinates(
-    layers: list[list[_Node]], edges: list[tuple[str, str]], spacing: Spacing
+    layers: list[list[_Node]], edges: list[tuple[str, str]], spacing: Spacing, sizes: Sizes
 ) -> _Block:
     """Real nodes only; each layer kept in order, moved towards its neighbours; top-left (0, 0).
 
     Layers start centred; then :data:`SWEEPS` sweeps (alternately left to right
     against predecessors and right to left against successors) move each node
-    to its neighbours' mean height, as close as the layer's order and
-    ``node_gap`` allow (least squares, :func:`_spread`), so chains run straight.
+    to its neighbours' mean height, as close as the layer's order and the gaps
+    allow (least squares, :func:`_spread`), so chains run straight. Two
+    neighbours of a layer are ``node_gap`` apart, or more when their ``sizes``
+    need it (half of each one's height and ``node_margin``).
     """
     real = [[node for node in nodes if isinstance(node, str)] for nodes in layers]
     pred: dict[str, list[str]] = {node: [] for nodes in real for node in nodes}
@@ -413,12 +505,21 @@ def _coordinates(
     for u, v in edges:
         succ[u].append(v)
         pred[v].append(u)
-    gap = spacing.node_gap
-    y = {
-        node: (rank - (len(nodes) - 1) / 2) * gap
+    gaps = [
+        [
+            max(
+                spacing.node_gap,
+                (_size(sizes, a)[1] + _size(sizes, b)[1]) / 2 + spacing.node_margin,
+            )
+            for a, b in pairwise(nodes)
+        ]
         for nodes in real
-        for rank, node in enumerate(nodes)
-    }
+    ]
+    y: dict[str, float] = {}
+    for nodes, layer_gaps in zip(real, gaps, strict=True):
+        offsets = _offsets(layer_gaps)
+        middle = offsets[-1] / 2 if offsets else 0.0
+        y.update((node, offset - middle) for node, offset in zip(nodes, offsets, strict=True))
     for sweep in range(SWEEPS):
         forward = sweep % 2 == 0
         indices = range(1, len(real)) if forward else range(len(real) - 2, -1, -1)
@@ -430,32 +531,45 @@ def _coordinates(
                 else y[node]
                 for node in real[index]
             ]
-            y.update(zip(real[index], _spread(desired, gap), strict=True))
-    top = min(y.values())
+            y.update(zip(real[index], _spread(desired, gaps[index]), strict=True))
+    half_w = max((_size(sizes, n)[0] for nodes in real for n in nodes), default=0.0) / 2
+    top = min(y[n] - _size(sizes, n)[1] / 2 for nodes in real for n in nodes)
+    bottom = max(y[n] + _size(sizes, n)[1] / 2 for nodes in real for n in nodes)
     local = {
         node: (index * spacing.layer_gap, y[node] - top)
         for index, nodes in enumerate(real)
         for node in nodes
     }
     width = (len(layers) - 1) * spacing.layer_gap
-    return _Block([n for nodes in real for n in nodes], local, width, max(y.values()) - top)
+    return _Block([n for nodes in real for n in nodes], local, width, bottom - top, pad=half_w)
 
 
-def _spread(desired: list[float], gap: float) -> list[float]:
-    """The positions closest to ``desired`` (least squares) that keep its order ``gap`` apart.
+def _offsets(gaps: list[float]) -> list[float]:
+    """Cumulative positions of a layer's nodes, the first at 0, given the gaps between them."""
+    out = [0.0]
+    for gap in gaps:
+        out.append(out[-1] + gap)
+    return out
 
-    With ``z[i] = y[i] - i * gap`` the constraint is ``z`` non-decreasing: an
-    isotonic regression of ``desired[i] - i * gap`` (pool adjacent violators).
+
+def _spread(desired: list[float], gaps: list[float]) -> list[float]:
+    """The positions closest to ``desired`` (least squares) that keep its order, each node
+    at least ``gaps[i]`` below the one before.
+
+    With ``z[i] = y[i] - offset[i]`` (``offset`` the cumulative gaps) the
+    constraint is ``z`` non-decreasing: an isotonic regression of
+    ``desired[i] - offset[i]`` (pool adjacent violators).
     """
+    offsets = _offsets(gaps)
     pools: list[tuple[float, int]] = []  # (sum, count) of merged neighbours
     for index, value in enumerate(desired):
-        total, count = value - index * gap, 1
+        total, count = value - offsets[index], 1
         while pools and pools[-1][0] / pools[-1][1] > total / count:
             merged_total, merged_count = pools.pop()
             total, count = total + merged_total, count + merged_count
         pools.append((total, count))
     fitted = [total / count for total, count in pools for _ in range(count)]
-    return [value + index * gap for index, value in enumerate(fitted)]
+    return [value + offsets[index] for index, value in enumerate(fitted)]
 
 
 # ----------------------------------------------------------------------------- force-directed
@@ -464,6 +578,7 @@ def _spread(desired: list[float], gap: float) -> list[float]:
 def _force_layout(
     graph: Any,
     spacing: Spacing,
+    sizes: Sizes,
     solve: Callable[[_Block, Callable[[float], None]], dict[str, Point]],
     cost: Callable[[int], int],
     cancel: Cancel | None,
@@ -473,7 +588,7 @@ def _force_layout(
 
     A component of two nodes is one edge: its layered position is already the answer.
     """
-    blocks = _blocks(graph, spacing, cancel)
+    blocks = _blocks(graph, spacing, cancel, sizes)
     work = [0 if b.grid or len(b.nodes) <= 2 else cost(len(b.nodes)) for b in blocks]
     total = sum(work) or 1
     done = 0

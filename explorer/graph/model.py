@@ -44,7 +44,8 @@ to two tasks (``a.b`` + ``c`` and ``a`` + ``b.c``); they then share a node.
 
 Node attributes: ``kind`` (:data:`NodeKind`), ``label``, ``problems`` (a
 tuple of messages, empty when none) and, by kind: ``dag``: ``dag_id``,
-``schedule_kind`` (:func:`schedule_kind`), ``tasks`` (task ids); ``task``:
+``schedule_kind`` (:func:`schedule_kind`), ``tasks`` (task ids), ``tags`` and
+``file`` (the source file an import found it in, or None; ADR 0007); ``task``:
 ``dag_id``, ``task_id``; ``asset``: ``name``, ``uri``, ``declared``;
 ``alias``: ``name``; ``ref``: ``by`` (``"name"``/``"uri"``), ``value``;
 ``gate``: ``op`` (``"all"``/``"any"``), ``dag_id``, ``path``;
@@ -259,6 +260,8 @@ class _Builder:
             dag_id=dag_id,
             schedule_kind=schedule_kind(dag.schedule),
             tasks=task_ids,
+            tags=tuple(dag.tags),
+            file=dag.source.file if dag.source is not None else None,
         )
         for task in dag.tasks:
             self.task(dag_id, task)

@@ -47,6 +47,8 @@ from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
+from explorer.ui.import_ops import MENU as IMPORT_MENU
+from explorer.ui.import_ops import ImportOps
 from explorer.ui.opening import OpeningIndicator
 from explorer.ui.palette import NodePalette
 from explorer.ui.settings import Preferences
@@ -127,6 +129,8 @@ class MainWindow(QMainWindow):
         self._tucked: list[QDockWidget] | None = None
         self._status()
         self.registry = ActionRegistry(self)
+        self.imports = ImportOps(self)  # File > Import / Re-import, the import report dock
+        self.imports.register(self.registry)
         self._register_actions()
         self._build_menus()
         self._wire()
@@ -297,6 +301,27 @@ class MainWindow(QMainWindow):
             tip="Show a minimap when the graph does not fit",
         )
         r.register(
+            "view.focus_dag",
+            "Upstream && &Downstream of Selected DAG",
+            ws(lambda w: w.focus.focus_selected()),
+            shortcut="Ctrl+Shift+U",
+            tip="Show the selected DAG with everything upstream and downstream of it",
+        )
+        r.register(
+            "view.filter",
+            "&Filter DAGs…",
+            ws(lambda w: w.focus_bar.name.setFocus()),
+            shortcut="Ctrl+Shift+F",
+            tip="Filter the canvas and the timeline by name, tag or folder",
+        )
+        r.register(
+            "view.show_all",
+            "Show &All DAGs",
+            ws(lambda w: w.focus.clear()),
+            shortcut="Ctrl+Shift+A",
+            tip="Clear the filter",
+        )
+        r.register(
             "view.focus_canvas", "Focus &Canvas", ws(lambda w: w.view.setFocus()), shortcut="F6"
         )
         r.register("view.focus_inspector", "Focus I&nspector", self._focus_inspector, shortcut="F7")
@@ -349,6 +374,8 @@ class MainWindow(QMainWindow):
                     Submenu("Open &Recent", self._fill_recent),
                     "file.gallery",
                     s,
+                    *IMPORT_MENU,
+                    s,
                     "file.save",
                     "file.save_as",
                     s,
@@ -394,6 +421,10 @@ class MainWindow(QMainWindow):
                     "view.fit",
                     "view.actual_size",
                     s,
+                    "view.filter",
+                    "view.focus_dag",
+                    "view.show_all",
+                    s,
                     "view.minimap",
                     s,
                     "view.dock.inspector",
@@ -401,6 +432,7 @@ class MainWindow(QMainWindow):
                     "view.dock.history",
                     "view.dock.timeline",
                     "view.dock.explain",
+                    "view.dock.import",
                     s,
                     "view.focus_canvas",
                     "view.focus_inspector",
@@ -497,7 +529,7 @@ class MainWindow(QMainWindow):
                 QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
                 self._size_docks()
                 QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        self.canvas_host.set_widget(workspace.view)
+        self.canvas_host.set_widget(workspace.canvas_pane)
         self.inspector_dock.setWidget(workspace.inspector)
         self.history_dock.setWidget(workspace.history)
         workspace.view.minimap.set_enabled_by_user(self.registry.action("view.minimap").isChecked())
@@ -650,6 +682,9 @@ class MainWindow(QMainWindow):
                 "view.fit",
                 "view.actual_size",
                 "view.focus_canvas",
+                "view.focus_dag",
+                "view.filter",
+                "view.show_all",
             ):
                 self.registry.set_enabled(action_id, has)
         for action_id in self._sim_actions:
@@ -688,6 +723,7 @@ class MainWindow(QMainWindow):
             "insert.or",
             s,
             "edit.find",
+            "view.focus_dag",
         ]
         on_canvas: list[str | Separator] = [
             "edit.quick_add",

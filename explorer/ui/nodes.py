@@ -412,9 +412,9 @@ def place(
     if not missing:
         return out
     graph = model.graph
+    sizes = {n: node_size(v) for n, v in model.nodes.items()}
     if not out:
-        sizes = {n: node_size(v) for n, v in model.nodes.items()}
-        return spread(_layered(graph), sizes)
+        return _layered(graph, sizes)
     layered: dict[str, tuple[float, float]] | None = None
     for _ in range(3):  # a gate next to a gate next to a placed DAG: a few rounds suffice
         for node in list(missing):
@@ -432,7 +432,7 @@ def place(
                 continue
             missing.remove(node)
     if missing:
-        layered = _layered(graph)
+        layered = _layered(graph, sizes)
         bottom = max((y for _, y in out.values()), default=0.0) + 160.0
         for node in missing:
             x, y = layered.get(node, (0.0, 0.0))
@@ -440,10 +440,12 @@ def place(
     return out
 
 
-def _layered(graph: Any) -> dict[str, tuple[float, float]]:
+def _layered(
+    graph: Any, sizes: Mapping[str, tuple[float, float]]
+) -> dict[str, tuple[float, float]]:
     return {
         n: (float(x), float(y))
-        for n, (x, y) in layered_layout(graph, spacing=CANVAS_SPACING).items()
+        for n, (x, y) in layered_layout(graph, spacing=CANVAS_SPACING, sizes=sizes).items()
     }
 
 

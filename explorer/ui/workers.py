@@ -70,6 +70,7 @@ class LayoutJob(QRunnable):
             result = layout(
                 self.graph,
                 spacing=CANVAS_SPACING,
+                sizes=self.sizes,
                 cancel=self._cancel.is_set,
                 progress=self.signals.progress.emit,
             )

@@ -12,16 +12,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPoint, QPointF, Signal
-from PySide6.QtWidgets import QUndoView, QWidget
+from PySide6.QtWidgets import QUndoView, QVBoxLayout, QWidget
 
 from explorer.scenario import ScenarioError
 from explorer.ui.autosave import Autosaver, Timer
 from explorer.ui.canvas.editor import NODE_KINDS, CanvasEditor
+from explorer.ui.canvas.folders import FolderLabels
 from explorer.ui.canvas.quick_add import Entry, SearchPopup
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.edits import check_airflow_id
+from explorer.ui.focus import CanvasFocus, FocusBar
 from explorer.ui.inspector import Inspector
 from explorer.ui.simulation_panes import SimulationPanes
 from explorer.ui.simulation_panes import available as simulation_available
@@ -50,6 +52,18 @@ class Workspace(QObject):
         self.scene.setParent(self)
         self.view = CanvasView(self.scene)
         self.editor = CanvasEditor(self.scene)
+        # the canvas filter (large projects): its bar above the canvas, in one pane
+        self.focus = CanvasFocus(self.scene, self.view)
+        self.focus_bar = FocusBar(self.focus)
+        self.folder_labels = FolderLabels(self.scene)
+        self.focus.changed.connect(self.folder_labels.refresh)
+        self.canvas_pane = QWidget()
+        self.canvas_pane.setObjectName("canvasPane")
+        column = QVBoxLayout(self.canvas_pane)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.focus_bar)
+        column.addWidget(self.view, 1)
         self.inspector = Inspector(document, self.scene)
         self.history = QUndoView(document.undo_stack)
         self.history.setObjectName("history")
@@ -71,6 +85,7 @@ class Workspace(QObject):
                 self.startup_problem = exc.message
             else:
                 self.simulation.message.connect(self.message)
+                self.focus.lanesChanged.connect(self.simulation.bench.timeline.set_lane_filter)
                 self.simulation.bench.install_shortcuts(self.simulation.bench)
         self.scene.hint.connect(self.message)
         self.editor.layoutEnded.connect(self.message)
@@ -86,7 +101,7 @@ class Workspace(QObject):
             self.simulation.dispose()
         self.view.minimap.setScene(None)
         self.view.setScene(None)
-        for widget in (self.view, self.inspector, self.history):
+        for widget in (self.view, self.canvas_pane, self.inspector, self.history):
             widget.setParent(None)
             widget.deleteLater()
         self.deleteLater()

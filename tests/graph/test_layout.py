@@ -119,7 +119,7 @@ class TestLayered:
         assert len({x for x, _ in layout.values()}) == 6
         assert len(set(layout.values())) == len(graph)
 
-    def test_components_are_stacked_in_file_order_without_overlapping(self) -> None:
+    def test_components_are_packed_biggest_first_without_overlapping(self) -> None:
         graph = scenario_graph(
             scenario(
                 dag("first", "@daily", task("t", {"asset": "a"})),
@@ -130,8 +130,69 @@ class TestLayered:
         layout = layered_layout(graph)
         first = [layout[n] for n in ("dag:first", "task:first.t", "asset:a")]
         second = [layout[n] for n in graph if n.endswith(("second", "second.t", "second.u"))]
-        assert max(y for _, y in first) + SPACING.component_gap <= min(y for _, y in second)
+        # the bigger pipeline (second) comes first, at the top left; the other one after it,
+        # to its right or on the next shelf, a component gap away
+        assert (min(x for x, _ in second), min(y for _, y in second)) == (0.0, 0.0)
+        gap = SPACING.component_gap
+        assert max(x for x, _ in second) + gap <= min(x for x, _ in first) or max(
+            y for _, y in second
+        ) + gap <= min(y for _, y in first)
         assert bounds(layout)[:2] == (0.0, 0.0)
+
+    def test_a_project_of_many_pipelines_fills_a_screen_shaped_area(self) -> None:
+        pipelines = [
+            dag(f"p{i}", "@daily", task("t", {"asset": {"name": f"a{i}", "uri": f"s3://x/{i}"}}))
+            for i in range(60)
+        ]
+        consumers = [dag(f"c{i}", [{"asset": f"a{i}"}]) for i in range(60)]
+        graph = scenario_graph(
+            scenario(*pipelines, *consumers, assets=declared(*(f"a{i}" for i in range(60))))
+        )
+        left, top, right, bottom = bounds(layered_layout(graph))
+        # 60 components stacked would be 60 boxes tall; packed they are about a screen's shape
+        ratio = (right - left) / (bottom - top)
+        assert 0.5 <= ratio <= 4
+        # a wide canvas asks for a wider packing
+        left, top, right, bottom = bounds(layered_layout(graph, aspect=6.0))
+        assert (right - left) / (bottom - top) > 2 * ratio
+
+    def test_isolated_dags_are_grouped_by_the_folder_of_their_file(self) -> None:
+        names = [f"{folder}{i}" for folder in ("fin", "ops") for i in range(4)] + ["x", "y"]
+        graph = scenario_graph(scenario(*(dag(n, "@daily", task("t")) for n in names)))
+        for name in names[:8]:
+            graph.nodes[f"dag:{name}"]["file"] = f"dags/{name[:3]}/{name}.py"
+        sizes = {n: (250.0, 100.0) for n in graph if n.startswith("dag:")}
+        layout = layered_layout(graph, spacing=SPACING, sizes=sizes)
+
+        def box(members: list[str]) -> tuple[float, float, float, float]:
+            xs = [layout[f"dag:{m}"][0] for m in members]
+            ys = [layout[f"dag:{m}"][1] for m in members]
+            return min(xs) - 125, min(ys) - 50, max(xs) + 125, max(ys) + 50
+
+        groups = [box(names[:4]), box(names[4:8]), box(["x", "y"])]
+        for a, b in itertools.combinations(groups, 2):  # three groups, apart
+            assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
+        # each folder is a 2x2 grid
+        assert len({layout[f"dag:{m}"] for m in names[:4]}) == 4
+        assert len({layout[f"dag:{m}"][0] for m in names[:4]}) == 2
+
+    def test_tall_nodes_of_a_layer_keep_their_margin(self) -> None:
+        graph = scenario_graph(
+            scenario(
+                dag("p", "@daily", task("t", {"asset": "a"}), task("u", {"asset": "b"})),
+                dag("c", [{"asset": "a"}, {"asset": "b"}]),
+                assets=declared("a", "b"),
+            )
+        )
+        sizes = {n: (200.0, 300.0) for n in graph}
+        layout = layered_layout(graph, sizes=sizes)
+        by_column: dict[float, list[float]] = {}
+        for x, y in layout.values():
+            by_column.setdefault(x, []).append(y)
+        for ys in by_column.values():
+            ys.sort()
+            assert all(b - a >= 300 + SPACING.node_margin - 1e-6 for a, b in itertools.pairwise(ys))
+        assert min(y for _, y in layout.values()) == 150.0  # the box's top is y 0
 
     def test_isolated_nodes_share_a_grid_below_the_components(self) -> None:
         graph = scenario_graph(

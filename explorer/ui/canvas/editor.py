@@ -168,7 +168,7 @@ class CanvasEditor(QObject):
             background = name != "layered"
         sizes = {n: node_size(item.view) for n, item in self.scene.nodes.items()}
         if not background:
-            positions = layout(graph, spacing=CANVAS_SPACING)
+            positions = layout(graph, spacing=CANVAS_SPACING, sizes=sizes)
             self._apply(title, spread(positions, sizes) if name == "layered" else positions)
             return
         job = LayoutJob(name, graph, sizes)

@@ -51,6 +51,13 @@ class ScenarioScene(QGraphicsScene):
         self.model = CanvasModel()
         self._interaction: Interaction | None = None
         self._syncing = False
+        #: True while the canvas filter hides nodes (:meth:`set_filtered`).
+        self.filtered = False
+        #: Every node's position in the file (or placed), as of the last sync.
+        self.positions: dict[str, tuple[float, float]] = {}
+        #: Where the canvas filter shows nodes instead, as offsets from their file position
+        #: (:meth:`arrange`); a move there moves the node in the file by as much.
+        self.view_offsets: dict[str, tuple[float, float]] = {}
         #: The scenario the items show (a layout-only change skips rebuilding the model).
         self._synced_with: Scenario | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
@@ -70,6 +77,7 @@ class ScenarioScene(QGraphicsScene):
         positions = self._moved_positions(previous, scenario) if moved else None
         if positions is None:
             positions = place(model, scenario.layout)
+        self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True
         try:
@@ -97,7 +105,9 @@ class ScenarioScene(QGraphicsScene):
         if dropped:
             return None
         return {
-            n: (float(layout[n][0]), float(layout[n][1])) if n in layout else (item.x(), item.y())
+            n: (float(layout[n][0]), float(layout[n][1]))
+            if n in layout
+            else self.file_position(n, item.pos())  # where it is, the filter's offset undone
             for n, item in self.nodes.items()
         }
 
@@ -116,8 +126,9 @@ class ScenarioScene(QGraphicsScene):
             else:
                 item.set_view(view)
             x, y = positions.get(node_id, (0.0, 0.0))
-            if item.pos() != QPointF(x, y):
-                item.setPos(x, y)
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
 
     def _sync_edges(self, model: CanvasModel) -> None:
         wanted = {
@@ -160,6 +171,42 @@ class ScenarioScene(QGraphicsScene):
             bounds = QRectF(-400, -300, 800, 600)
         m = _SCENE_MARGIN
         self.setSceneRect(bounds.adjusted(-m, -m, m, m))
+
+    # ----------------------------------------------------------------- filter (explorer.ui.focus)
+    def set_filtered(self, on: bool) -> None:
+        """Some nodes are hidden by the canvas filter: bounds, fit and minimap see the rest."""
+        self.filtered = on
+        self._fit_scene_rect()
+
+    def arrange(self, shown_at: dict[str, tuple[float, float]]) -> None:
+        """Show these nodes at these positions (the others where the file has them); a view
+        arrangement, never an edit. ``{}`` puts every node back."""
+        self.view_offsets = {
+            node: (x - self.positions[node][0], y - self.positions[node][1])
+            for node, (x, y) in shown_at.items()
+            if node in self.positions
+        }
+        for node_id, item in self.nodes.items():
+            x, y = self.positions.get(node_id, (0.0, 0.0))
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
+        self._fit_scene_rect()
+
+    def file_position(self, node_id: str, shown: QPointF) -> tuple[float, float]:
+        """Where a node shown at ``shown`` is in the file (:meth:`arrange`'s offset undone)."""
+        dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+        return (shown.x() - dx, shown.y() - dy)
+
+    def itemsBoundingRect(self) -> QRectF:
+        """The items shown (all of them unless the canvas filter hides some)."""
+        if not self.filtered:
+            return super().itemsBoundingRect()
+        rect = QRectF()
+        for item in self.nodes.values():
+            if item.isVisible():
+                rect = rect.united(item.sceneBoundingRect())
+        return rect
 
     def set_palette(self, palette: QPalette) -> None:
         self.colors = canvas_colors(palette)
@@ -300,7 +347,7 @@ class ScenarioScene(QGraphicsScene):
         return False
 
     def commit_moves(self, moved: dict[str, QPointF]) -> bool:
-        positions = {node: (p.x(), p.y()) for node, p in moved.items()}
+        positions = {node: self.file_position(node, p) for node, p in moved.items()}
         s = self.document.scenario
         text = (
             f"Move {self._title(next(iter(moved)))}"
@@ -314,7 +361,9 @@ class ScenarioScene(QGraphicsScene):
         selected = self.selected_positions()
         if not selected:
             return False
-        positions = {n: (p.x() + dx, p.y() + dy) for n, p in selected.items()}
+        positions = {
+            n: self.file_position(n, QPointF(p.x() + dx, p.y() + dy)) for n, p in selected.items()
+        }
         s = self.document.scenario
         key = ("nudge", frozenset(selected))
         return self._push(lambda: edits.move_nodes(s, positions), "Nudge", merge_key=key)

@@ -42,6 +42,7 @@ from explorer.ui.inspector.fields import (
     check_instant,
 )
 from explorer.ui.inspector.schedule_form import ScheduleEditor, check_zone, zone_completer
+from explorer.ui.provenance import mark_supplied
 
 __all__ = ["DagForm"]
 
@@ -235,6 +236,7 @@ class DagForm(Form):
                     self._loading = False
             show(problems[0].message)
             return False
+        after = mark_supplied(before, after)  # an imported value typed here: kept by re-import
         s = self.document.scenario
         key = ("dag-field", before.dag_id, text) if merge else None
         return self.push(lambda: edits.replace_dag(s, before.dag_id, after), text, merge_key=key)

@@ -9,13 +9,13 @@ Public API (what the main window and the canvas bind to):
 * :attr:`context_requested` (a :class:`TimelineTarget`, global position) —
   :mod:`explorer.ui.panels.injection` builds the failure-injection menu;
 * :attr:`scrub_requested` (datetime) when the clock line is dragged;
-* :meth:`set_display_zone`, :meth:`set_lane_order`, :meth:`set_presentation`,
-  :meth:`center_on`, :meth:`fit`, :attr:`plot` (for export).
+* :meth:`set_display_zone`, :meth:`set_lane_order`, :meth:`set_lane_filter`,
+  :meth:`set_presentation`, :meth:`center_on`, :meth:`fit`, :attr:`plot` (for export).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -117,6 +117,8 @@ class TimelinePane(QtWidgets.QWidget):
         self.ghosts: dict[str, GhostRun] = {}
         self._sim: Simulation | None = None
         self._order: list[str] = []
+        #: Lane keys shown (the canvas's filter, :mod:`explorer.ui.focus`); None: every lane.
+        self._only: frozenset[str] | None = None
         self._zone_name = "UTC"
         self._horizon: tuple[float, float] | None = None
         self._lane_of_dag: dict[str, int] = {}
@@ -240,6 +242,14 @@ class TimelinePane(QtWidgets.QWidget):
         if self._sim is not None:
             self.show_simulation(self._sim)
 
+    def set_lane_filter(self, keys: Collection[str] | None) -> None:
+        """Show only the lanes of these DAG ids and asset uris (None: every lane)."""
+        only = None if keys is None else frozenset(keys)
+        if only == self._only:
+            return
+        self._only = only
+        self.set_lane_order(self._order)
+
     def set_horizon(self, start: datetime, end: datetime) -> None:
         """The range :meth:`fit` shows (the scenario's clock.start to clock.until).
 
@@ -261,7 +271,10 @@ class TimelinePane(QtWidgets.QWidget):
         signature = (id(sim), len(sim.specs), len(sim.state.assets.active))
         if not self.lanes or signature != self._lane_signature:
             self._lane_signature = signature
-            self._set_lanes(lanes_for(sim, self._order), sim)
+            lanes = lanes_for(sim, self._order)
+            if self._only is not None:
+                lanes = [lane for lane in lanes if lane.key in self._only]
+            self._set_lanes(lanes, sim)
         self.runs.declared_tasks = {d: len(spec.tasks) for d, spec in sim.specs.items()}
         self.runs.sync(sim.runs)
         self.events.sync(sim.state.assets.events)

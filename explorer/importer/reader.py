@@ -35,6 +35,7 @@ from typing import Any, cast
 import pendulum
 from dateutil.relativedelta import relativedelta
 
+from explorer.engine.tz import get_zone
 from explorer.importer.airflow_names import (
     ASSET_KINDS,
     DAG_ARGUMENTS,
@@ -1276,6 +1277,7 @@ class _Reader:
             return zone_arg
         at = self.loader.parsed_at
         try:
+            _check_zone(zone_arg)
             value = _PARSE_TIME[path](at, zone_arg)
         except Exception as exc:
             return Unknown(line, f"{path}(): {type(exc).__name__}: {exc}")
@@ -1590,8 +1592,36 @@ def _airflow_datetime(*args: Any, **kwargs: Any) -> dt.datetime:
     return dt.datetime(*args, **kwargs)  # noqa: DTZ001 - tzinfo is always set above
 
 
+def _check_zone(value: Any) -> None:
+    """Refuse a zone name tzdata does not list, as every other place does (issue 13 item 1).
+
+    pendulum and zoneinfo open a file named after the zone, so a folder such as
+    ``America`` raised ``IsADirectoryError`` with a path of this machine in it.
+    """
+    if isinstance(value, str):
+        get_zone(value)  # ZoneError: "unknown time zone 'America'"
+
+
 def _zone(name: Any) -> Any:
+    _check_zone(name)
     return pendulum.timezone(name)
+
+
+def _zone_info(name: Any) -> Any:
+    _check_zone(name)
+    return zoneinfo.ZoneInfo(name)
+
+
+def _zoned(func: Callable[..., Any], position: int) -> Callable[..., Any]:
+    """``func`` with its zone argument (``tz``/``tzinfo`` or the ``position``-th) checked."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _check_zone(kwargs.get("tz", kwargs.get("tzinfo")))
+        if len(args) > position:
+            _check_zone(args[position])
+        return func(*args, **kwargs)
+
+    return call
 
 
 def _pure(func: Callable[..., Any]) -> Callable[[Any, list[Any], dict[str, Any], int], Any]:
@@ -1641,16 +1671,16 @@ _LIBRARY_CALLS: dict[str, Callable[[Any, list[Any], dict[str, Any], int], Any]] 
     "datetime.datetime.combine": _pure(dt.datetime.combine),
     "datetime.date.fromisoformat": _pure(dt.date.fromisoformat),
     "dateutil.relativedelta.relativedelta": _pure(relativedelta),
-    "zoneinfo.ZoneInfo": _pure(zoneinfo.ZoneInfo),
-    "pendulum.datetime": _pure(pendulum.datetime),
-    "pendulum.DateTime": _pure(pendulum.DateTime),
+    "zoneinfo.ZoneInfo": _pure(_zone_info),
+    "pendulum.datetime": _pure(_zoned(pendulum.datetime, 7)),
+    "pendulum.DateTime": _pure(_zoned(pendulum.DateTime, 7)),
     "pendulum.date": _pure(pendulum.date),
     "pendulum.duration": _pure(pendulum.duration),
     "pendulum.Duration": _pure(pendulum.Duration),
     "pendulum.timezone": _pure(_zone),
     "pendulum.Timezone": _pure(_zone),
     "pendulum.tz.timezone": _pure(_zone),
-    "pendulum.parse": _pure(pendulum.parse),
+    "pendulum.parse": _pure(_zoned(pendulum.parse, 99)),
     "pendulum.from_format": _pure(pendulum.from_format),
     "pendulum.instance": _pure(pendulum.instance),
     "os.path.basename": _pure(posixpath.basename),

@@ -602,3 +602,35 @@ with TeamDag("team", schedule="@hourly", start_date=datetime(2024, 1, 1)):
     (report,) = result.report.dags
     assert report.status == "partial"
     assert "subclass of DAG" in report.unresolved[0].reason
+
+
+def test_a_zone_that_names_a_tzdata_folder_is_an_unknown_time_zone(project: Project) -> None:
+    # Issue 13 item 1, in the import: pendulum/zoneinfo open a file named after the zone,
+    # so "America" raised IsADirectoryError with a path of this machine in the report.
+    project.write(
+        "zones.py",
+        HEADER
+        + """
+with DAG("folder_tz", schedule="@daily", start_date=pendulum.datetime(2024, 1, 1, tz="America")):
+    pass
+with DAG("folder_obj", schedule="@daily",
+         start_date=datetime(2024, 1, 1, tzinfo=ZoneInfo("Europe"))):
+    pass
+with DAG("folder_now", schedule="@daily", start_date=pendulum.today("Asia")):
+    pass
+with DAG("good", schedule="@daily", start_date=pendulum.datetime(2024, 1, 1, tz="Asia/Tokyo")):
+    pass
+""",
+    )
+    report = project.run().report
+    reasons = {
+        d["dag_id"]: [u["reason"] for u in d["unresolved"]] for d in report.to_json()["dags"]
+    }
+    for dag_id, zone in (
+        ("folder_tz", "America"),
+        ("folder_obj", "Europe"),
+        ("folder_now", "Asia"),
+    ):
+        assert any(f"unknown time zone '{zone}'" in r for r in reasons[dag_id]), reasons[dag_id]
+        assert not any("Is a directory" in r or "Errno" in r for r in reasons[dag_id])
+    assert reasons["good"] == []

@@ -5,7 +5,8 @@ importing Qt (an import-linter contract keeps it so). Every refusal is one
 clear line on stderr naming the file and the JSON path; no traceback.
 
 Exit codes: 0 success, 1 invalid scenario or input, 2 usage error,
-3 the run limit was reached.
+3 the run limit was reached, 5 an expectation failed (``check``) or the
+behaviour differs (``diff``).
 """
 
 from __future__ import annotations
@@ -375,6 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=("text", "json"), default="text")
     exp.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
     exp.set_defaults(func=cmd_explain)
+
+    from explorer.analysis.commands import add_parsers  # check, diff, report (issue 11)
+
+    add_parsers(sub)
     return parser
 
 

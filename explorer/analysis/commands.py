@@ -1,0 +1,175 @@
+"""``explorer check``, ``explorer diff`` and ``explorer report``: answers for CI and reviews.
+
+Kept out of :mod:`explorer.cli` so that file stays a list of small commands; the
+parser there calls :func:`add_parsers`. Exit code 5 (:data:`EXIT_DIFFERENT`) means
+"an expectation failed" for ``check`` and "the behaviour changed" for ``diff``, so a
+pipeline can tell it from 1 (invalid scenario) and 2 (usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from explorer.analysis.difftext import write_diff
+from explorer.analysis.junit import junit_xml
+from explorer.analysis.outcome import Outcome, outcome_of
+from explorer.cli import DEFAULT_RUN_LIMIT, CliError, _instant, _simulate
+from explorer.engine.diff import BehaviourDiff, diff_behaviour
+from explorer.engine.perf import bulk_allocation
+from explorer.engine.record import iso
+from explorer.engine.simulation import Simulation
+from explorer.scenario import build_engine_inputs, load_scenario
+from explorer.scenario.build import EngineInputs
+from explorer.scenario.model import Scenario
+
+__all__ = ["EXIT_DIFFERENT", "Simulated", "add_parsers", "simulate_file"]
+
+#: ``check``: an expectation failed; ``diff``: the behaviour differs.
+EXIT_DIFFERENT = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Simulated:
+    path: str
+    scenario: Scenario
+    inputs: EngineInputs
+    sim: Simulation
+    until: datetime
+    outcome: Outcome
+
+
+def expectations_of(scenario: Scenario) -> tuple[Any, ...]:
+    return tuple(getattr(scenario, "expectations", ()) or ())
+
+
+def simulate_file(
+    path: str, until: datetime | None, max_runs: int = DEFAULT_RUN_LIMIT
+) -> Simulated:
+    if not Path(path).exists():
+        raise CliError(f"{path}: no such file")
+    scenario = load_scenario(path)
+    inputs = build_engine_inputs(scenario, source=path)
+    sim, end = _simulate(inputs, path, until, max_runs)
+    outcome = outcome_of(
+        sim,
+        start=inputs.start,
+        until=end,
+        expectations=expectations_of(scenario),
+        silence_factor=inputs.silence_factor,
+    )
+    return Simulated(path, scenario, inputs, sim, end, outcome)
+
+
+def _until(args: argparse.Namespace) -> datetime | None:
+    return _instant(args.until, "--until") if args.until else None
+
+
+# ------------------------------------------------------------------------------- check
+def _write_results(done: Simulated, out: TextIO) -> None:
+    results = done.outcome.results
+    if not results:
+        out.write(f"{done.path}: no expectations to check\n")
+        return
+    for result in results:
+        mark = "ok  " if result.ok else "FAIL"
+        out.write(f"{mark} {result.name}: {result.description}\n")
+        if result.error:
+            out.write(f"       {result.error}\n")
+        for violation in result.violations[:50]:
+            out.write(f"       - {violation.message}\n")
+        if len(result.violations) > 50:
+            out.write(f"       ... and {len(result.violations) - 50} more\n")
+    failed = len(done.outcome.failed)
+    out.write(
+        f"\n{len(results) - failed} of {len(results)} expectations hold "
+        f"(simulated until {iso(done.until)})\n"
+    )
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    done = simulate_file(args.scenario, _until(args), args.max_runs)
+    _write_results(done, out)
+    if args.junit:
+        suite = Path(args.scenario).stem
+        Path(args.junit).write_bytes(
+            junit_xml(done.outcome.results, suite=suite, until=iso(done.until) or "")
+        )
+    return EXIT_DIFFERENT if done.outcome.failed else 0
+
+
+# -------------------------------------------------------------------------------- diff
+def behaviour_diff(before: Simulated, after: Simulated) -> BehaviourDiff:
+    return diff_behaviour(
+        before.sim.runs,
+        after.sim.runs,
+        alerts_before=before.outcome.alerts,
+        alerts_after=after.outcome.alerts,
+        expectations_before=before.outcome.verdicts(),
+        expectations_after=after.outcome.verdicts(),
+        dags_before=before.sim.dags,
+        dags_after=after.sim.dags,
+    )
+
+
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    until = _until(args)
+    if until is None:
+        # The same clock for both: the later of the two horizons (ADR 0009).
+        ends = []
+        for path in (args.before, args.after):
+            if not Path(path).exists():
+                raise CliError(f"{path}: no such file")
+            inputs = build_engine_inputs(load_scenario(path), source=path)
+            if inputs.until is None:
+                raise CliError(f"{path}: the scenario has no clock.until; pass --until", 2)
+            ends.append(inputs.until)
+        until = max(ends)
+    with bulk_allocation():
+        before = simulate_file(args.before, until, args.max_runs)
+        after = simulate_file(args.after, until, args.max_runs)
+    diff = behaviour_diff(before, after)
+    if args.format == "json":
+        json.dump(
+            {"before": args.before, "after": args.after, "until": iso(until), **diff.to_dict()},
+            out,
+            indent=2,
+        )
+        out.write("\n")
+    else:
+        zones = {d: s.spec.timezone for d, s in before.sim.dags.items()}
+        zones.update({d: s.spec.timezone for d, s in after.sim.dags.items()})
+        out.write(f"{args.before} -> {args.after}, simulated until {iso(until)}\n\n")
+        write_diff(diff, out, zones)
+    return 0 if diff.same else EXIT_DIFFERENT
+
+
+# -------------------------------------------------------------------------------- parser
+def add_parsers(sub: Any) -> None:
+    """Add ``check``, ``diff`` and ``report`` to ``explorer``'s subcommands."""
+    chk = sub.add_parser(
+        "check",
+        help=f"simulate and judge the scenario's expectations (exit {EXIT_DIFFERENT} "
+        "when one fails)",
+    )
+    chk.add_argument("scenario")
+    chk.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
+    chk.add_argument("--junit", metavar="OUT.xml", help="also write the results as JUnit XML")
+    chk.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    chk.set_defaults(func=cmd_check)
+
+    dif = sub.add_parser(
+        "diff",
+        help=f"what changes for users between two scenarios (exit {EXIT_DIFFERENT} "
+        "when something does)",
+    )
+    dif.add_argument("before")
+    dif.add_argument("after")
+    dif.add_argument("--until", help="ISO-8601 instant (default: the later clock.until)")
+    dif.add_argument("--format", choices=("text", "json"), default="text")
+    dif.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    dif.set_defaults(func=cmd_diff)

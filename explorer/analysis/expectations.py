@@ -96,6 +96,8 @@ class Facts:
     #: Per DAG: its time zone and the uris its schedule names directly (consumers).
     timezones: Mapping[str, str] = field(default_factory=dict)
     schedule_assets: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: Per asset uri: the DAGs with a task that has it as an outlet.
+    producers: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def runs_of(self, dag_id: str) -> list[RunRow]:
         return sorted((r for r in self.runs if r.dag_id == dag_id), key=lambda r: r.run_after)
@@ -301,7 +303,7 @@ def check_fires_within(
                 seen.add(p.at)
                 triggers.append((p.at, f"{producer} emitted {p.asset}"))
     else:
-        everyone = {p.dag_id for p in produced}
+        everyone = {d for uri in assets for d in facts.producers.get(uri, ())}
         fresh: set[str] = set()
         last_fire = None
         for p in produced:

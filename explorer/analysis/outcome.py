@@ -56,6 +56,15 @@ def facts_of(
         for e in sim.state.assets.events
         if e.source.kind == "task" and e.source.dag_id is not None
     )
+    producers: dict[str, set[str]] = {}
+    for dag_id, state in sim.dags.items():
+        for task in state.spec.tasks:
+            for outlet in task.outlets:
+                uri = getattr(outlet, "uri", None)
+                if isinstance(uri, str):
+                    producers.setdefault(uri, set()).add(dag_id)
+            for emission in task.alias_events:
+                producers.setdefault(emission.asset.uri, set()).add(dag_id)
     return Facts(
         start=start,
         until=until,
@@ -63,6 +72,7 @@ def facts_of(
         alerts=tuple(AlertRow(a.kind, a.at, a.subject, a.message) for a in alerts),
         produced=produced,
         timezones={d: s.spec.timezone for d, s in sim.dags.items()},
+        producers={uri: frozenset(dags) for uri, dags in producers.items()},
         schedule_assets={
             d: frozenset(k.uri for k in s.spec.direct_assets) for d, s in sim.dags.items()
         },

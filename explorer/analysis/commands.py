@@ -27,7 +27,14 @@ from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario
 
-__all__ = ["EXIT_DIFFERENT", "Simulated", "add_parsers", "simulate_file"]
+__all__ = [
+    "EXIT_DIFFERENT",
+    "Simulated",
+    "add_parsers",
+    "simulate_file",
+    "simulate_scenario",
+    "write_report",
+]
 
 #: ``check``: an expectation failed; ``diff``: the behaviour differs.
 EXIT_DIFFERENT = 5
@@ -52,9 +59,15 @@ def simulate_file(
 ) -> Simulated:
     if not Path(path).exists():
         raise CliError(f"{path}: no such file")
-    scenario = load_scenario(path)
-    inputs = build_engine_inputs(scenario, source=path)
-    sim, end = _simulate(inputs, path, until, max_runs)
+    return simulate_scenario(load_scenario(path), path, until, max_runs)
+
+
+def simulate_scenario(
+    scenario: Scenario, source: str, until: datetime | None, max_runs: int = DEFAULT_RUN_LIMIT
+) -> Simulated:
+    """Simulate ``scenario`` to ``until`` (default its ``clock.until``) and judge it."""
+    inputs = build_engine_inputs(scenario, source=source)
+    sim, end = _simulate(inputs, source, until, max_runs)
     outcome = outcome_of(
         sim,
         start=inputs.start,
@@ -62,7 +75,7 @@ def simulate_file(
         expectations=expectations_of(scenario),
         silence_factor=inputs.silence_factor,
     )
-    return Simulated(path, scenario, inputs, sim, end, outcome)
+    return Simulated(source, scenario, inputs, sim, end, outcome)
 
 
 def _until(args: argparse.Namespace) -> datetime | None:

@@ -45,6 +45,7 @@ from explorer.ui.actions import ActionRegistry, Menu, Separator, Submenu
 from explorer.ui.autosave import Timer
 from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
+from explorer.ui.export_actions import ExportActions
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
 from explorer.ui.import_ops import MENU as IMPORT_MENU
@@ -165,6 +166,8 @@ class MainWindow(QMainWindow):
     def _register_actions(self) -> None:
         r, ws = self.registry, self._ws
         f = self.files
+        self.exports = ExportActions(self)  # issue 13 item 2, issue 11 report
+        self.exports.register(r)
         r.register(
             "file.new",
             "&New",
@@ -379,6 +382,18 @@ class MainWindow(QMainWindow):
                     "file.save",
                     "file.save_as",
                     s,
+                    Menu(
+                        "E&xport",
+                        [
+                            "file.export.canvas",
+                            "file.export.timeline",
+                            "file.export.both",
+                            s,
+                            "file.export.report",
+                        ],
+                    ),
+                    "file.copy_image",
+                    s,
                     "file.close",
                     "file.quit",
                 ],
@@ -509,6 +524,7 @@ class MainWindow(QMainWindow):
             self.timeline_dock.setWidget(workspace.simulation.timeline_widget)
             self.explain_dock.setWidget(workspace.simulation.explain_widget)
             # --- part 2 (issue 6): presentation mode (F5) keeps only canvas and timeline
+            workspace.simulation.bench.injection.extensions.append(self.exports.timeline_items)
             presentation = workspace.simulation.bench.presentation
             presentation.hide.extend(
                 [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]
@@ -737,6 +753,9 @@ class MainWindow(QMainWindow):
             s,
             "view.fit",
             "layout.layered",
+            s,
+            "file.export.canvas",
+            "file.copy_image",
         ]
         ids = on_node if on_item else on_canvas
         menu = QMenu(self)

@@ -236,7 +236,7 @@ def export_picture(picture: Picture, path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".png":
-        if not picture_image(picture).save(str(target), b"PNG"):
+        if not picture_image(picture).save(str(target)):  # the .png suffix picks the format
             raise OSError(f"could not write {target}")
     elif suffix == ".svg":
         generator = QtSvg.QSvgGenerator()

@@ -64,6 +64,8 @@ class InjectionMenus(QtCore.QObject):
         self.prompter: Prompter = prompter or DialogPrompter()
         self.zone_name = zone_name
         self.last_menu: QtWidgets.QMenu | None = None
+        #: More items for every menu (picture exports, expectations), added at the end.
+        self.extensions: list[Callable[[QtWidgets.QMenu, TimelineTarget], None]] = []
 
     # ------------------------------------------------------------------ entry points
     def popup(self, target: TimelineTarget, global_pos: QtCore.QPoint) -> None:
@@ -87,6 +89,8 @@ class InjectionMenus(QtCore.QObject):
             self._dag_items(menu, target.lane.key, at)
         else:
             self._asset_items(menu, target.lane.key, at)
+        for extend in self.extensions:
+            extend(menu, target)
         return menu
 
     @staticmethod

@@ -301,17 +301,21 @@ class TestNextRunsAndCompare:
         bench.compare.choose("ingest_orders", "as CronTriggerTimetable")
         sides = bench.compare.sides
         assert sides is not None and sides[1].timetable.name == "CronTriggerTimetable"
-        dst = next(p for p in bench.compare.pairs if p.a and p.run_after == utc(2024, 3, 11, 4))
-        assert "logical_date: B 23 h later" in dst.differences
+        # Paired by logical_date (ADR 0009): the trigger run of a date comes a day earlier.
+        pairs = bench.compare.pairs
+        dst = next(p for p in pairs if p.a and p.a.logical_date == utc(2024, 3, 10, 5))
+        assert "run_after: B 23 h earlier" in dst.differences
         labelled = [link.text for link in bench.compare.links.links]
-        assert "logical_date: B 23 h later" in labelled
-        assert "logical_date: B 24 h later" in labelled
-        assert "differ" in bench.compare.summary.text()
+        assert "run_after: B 23 h earlier" in labelled
+        assert "run_after: B 24 h earlier" in labelled
+        assert "shifted" in bench.compare.summary.text()
 
     def test_compare_two_dags(self, bench: Workbench) -> None:
         bench.compare.choose("ingest_orders", "ingest_customers")
-        paired = [p for p in bench.compare.pairs if p.a and p.b]
-        assert paired and all(any("run_after" in d for d in p.differences) for p in paired)
+        # Midnight New York vs midnight UTC: no logical date in common (ADR 0009).
+        assert not [p for p in bench.compare.pairs if p.a and p.b]
+        assert not bench.compare.links.links
+        assert "0 runs paired by logical_date" in bench.compare.summary.text()
 
 
 class TestBadges:

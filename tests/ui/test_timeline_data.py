@@ -212,18 +212,28 @@ class TestDecimation:
 
 
 class TestCompare:
-    def test_trigger_and_data_interval_of_one_cron_differ_in_logical_date(self) -> None:
+    def test_trigger_and_data_interval_of_one_cron_pair_by_logical_date(self) -> None:
+        # ADR 0009: the run for a logical date is the same run on both sides; the trigger
+        # timetable runs it a day earlier (23 h across the spring-forward) with no interval.
         inputs = build_engine_inputs(load_scenario(SCENARIOS / "ny_dst_spring_forward.json"))
         spec = next(d for d in inputs.dags if d.dag_id == "ingest_orders")
         (variant,) = variants_of(spec)
         assert variant.timetable.name == "CronTriggerTimetable"
         pairs = compare(side_of(spec), variant, utc(2024, 3, 8, 5), 5)
-        paired = [p for p in pairs if p.a and p.b]
-        assert all(p.a.run_after == p.b.run_after for p in paired)  # type: ignore[union-attr]
-        dst = next(p for p in paired if p.run_after == utc(2024, 3, 11, 4))
-        assert "logical_date: B 23 h later" in dst.differences
-        assert "interval 23 h vs 0 s" in dst.differences
-        assert pairs[0].differences == ("only in B",)
+        assert all(p.a and p.b and p.a.logical_date == p.b.logical_date for p in pairs)
+        dst = next(p for p in pairs if p.a and p.a.logical_date == utc(2024, 3, 10, 5))
+        assert dst.differences == ("run_after: B 23 h earlier", "interval 23 h vs 0 s")
+        assert pairs[0].differences == ("run_after: B 24 h earlier", "interval 24 h vs 0 s")
+
+    def test_different_logical_dates_are_different_runs(self) -> None:
+        inputs = build_engine_inputs(load_scenario(SCENARIOS / "ny_dst_spring_forward.json"))
+        orders = next(d for d in inputs.dags if d.dag_id == "ingest_orders")
+        customers = next(d for d in inputs.dags if d.dag_id == "ingest_customers")
+        pairs = compare(side_of(orders), side_of(customers), utc(2024, 3, 9, 5), 3)
+        # Midnight New York vs midnight UTC: no logical date in common, nothing paired.
+        assert not any(p.a and p.b for p in pairs)
+        assert [p.differences for p in pairs].count(("only in A",)) == 3
+        assert [p.differences for p in pairs].count(("only in B",)) == 3
 
 
 class TestCaptions:

@@ -3,8 +3,9 @@
 Pick two DAGs, or one DAG and a variant of its timetable (the same cron as
 ``CronTriggerTimetable`` vs ``CronDataIntervalTimetable``). Lane A and lane B
 are drawn like the timeline's runs (interval bar, ``logical_date`` and
-``run_after`` marks); paired runs whose ``logical_date`` differ are joined by
-a dashed line labelled with the difference, and the table lists, per pair,
+``run_after`` marks); runs paired by the behavioural diff rule (ADR 0009: the same
+``logical_date``) whose ``run_after`` moved are joined by a dashed line labelled
+with the shift, and the table lists, per pair,
 what differs (interval length, ``logical_date``, ``run_after``).
 """
 
@@ -17,7 +18,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.ui.panels.compare_model import Pair, Side, compare, side_of, variants_of
+from explorer.ui.panels.compare_model import (
+    Pair,
+    Side,
+    compare,
+    side_of,
+    variants_of,
+)
 from explorer.ui.timeline.bands import BandsItem
 from explorer.ui.timeline.dst import transitions_between
 from explorer.ui.timeline.items import RunsItem, RunsView
@@ -156,11 +163,16 @@ class ComparePane(QtWidgets.QWidget):
         self.plot.set_lanes([f"A: {_short_label(a.label)}", f"B: {_short_label(b.label)}"])
         self._draw(zone_name)
         self._fill_table(zone_name)
-        differing = sum(1 for p in self.pairs if p.a and p.b and p.differences)
+        paired = [p for p in self.pairs if p.a and p.b]
+        shifted = sum(1 for p in paired if p.differences)
+        alone_a = sum(1 for p in self.pairs if p.b is None)
+        alone_b = sum(1 for p in self.pairs if p.a is None)
         self.summary.setText(
             f"<b>A</b> {a.label}: {a.timetable.name}({a.timetable.summary}) · "
             f"<b>B</b> {b.label}: {b.timetable.name}({b.timetable.summary}) — "
-            f"{differing} of {len(self.pairs)} paired runs differ"
+            f"{len(paired)} runs paired by logical_date, {shifted} of them shifted; "
+            f"{alone_a} only in A, {alone_b} only in B (runs differ when their logical "
+            "dates differ: ADR 0009)"
         )
 
     def _draw(self, zone_name: str) -> None:
@@ -196,19 +208,14 @@ class ComparePane(QtWidgets.QWidget):
         self.runs_item.set_view(view)
         links = []
         for pair in self.pairs:
-            if (
-                pair.a
-                and pair.b
-                and pair.a.logical_date
-                and pair.b.logical_date
-                and (pair.a.logical_date != pair.b.logical_date)
-            ):
-                text = next((d for d in pair.differences if d.startswith("logical_date")), "")
+            # The same run (same logical_date) moved: join its two run_after marks.
+            if pair.a and pair.b and pair.a.run_after != pair.b.run_after:
+                text = next((d for d in pair.differences if d.startswith("run_after")), "")
                 links.append(
                     LinkMark(
-                        pair.a.logical_date.timestamp(),
+                        pair.a.run_after.timestamp(),
                         -0.26,
-                        pair.b.logical_date.timestamp(),
+                        pair.b.run_after.timestamp(),
                         0.74,
                         text,
                     )

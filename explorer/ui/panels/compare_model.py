@@ -7,17 +7,22 @@ The lesson this makes visible: ``CronTriggerTimetable`` and
 data-interval run's ``logical_date`` is the start of the period that just
 ended (a day earlier; 23 hours earlier across a spring-forward night).
 
-Runs are paired by ``run_after`` (nearest, within half the shorter cadence);
-a run with no partner is listed alone.
+Runs are paired by the one behavioural diff rule (ADR 0009,
+:mod:`explorer.engine.diff`): equal ``logical_date``, then equal
+``partition_key``, then ``run_after`` order. Read that way, the two cron
+timetables run the *same* run (same logical date, same run_id) a day apart: the
+trigger timetable runs the date at its start, the data-interval timetable once
+the day is over. Two runs with different logical dates are different runs
+(Airflow gives them different run_ids) and are listed alone.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from explorer.engine.dag import DagSpec
+from explorer.engine.diff import RunFacts, pair_runs
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables.base import Timetable
 from explorer.engine.timetables.interval import CronDataIntervalTimetable
@@ -146,24 +151,32 @@ def differences(a: DagRunInfo, b: DagRunInfo) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _facts(index: int, info: DagRunInfo) -> RunFacts:
+    interval = info.data_interval
+    return RunFacts(
+        "",
+        str(index),
+        "scheduled",
+        info.logical_date,
+        interval.start if interval else None,
+        interval.end if interval else None,
+        info.run_after,
+        info.partition_key,
+    )
+
+
 def compare(a: Side, b: Side, start: datetime, count: int) -> list[Pair]:
-    """Pair the next ``count`` runs of each side by ``run_after``."""
+    """Pair the next ``count`` runs of each side by the ADR 0009 rule, in ``run_after`` order."""
     runs_a = next_infos(a, start, count)
     runs_b = next_infos(b, start, count)
-    gaps = [
-        y.run_after - x.run_after for runs in (runs_a, runs_b) for x, y in itertools.pairwise(runs)
-    ]
-    tolerance = min(gaps) / 2 if gaps else timedelta(hours=12)
+    facts_a = [_facts(i, info) for i, info in enumerate(runs_a)]
+    facts_b = [_facts(i, info) for i, info in enumerate(runs_b)]
+    paired, only_a, only_b = pair_runs(facts_a, facts_b)
     pairs: list[Pair] = []
-    j = 0
-    for info in runs_a:
-        while j < len(runs_b) and runs_b[j].run_after < info.run_after - tolerance:
-            pairs.append(Pair(None, runs_b[j], ("only in B",)))
-            j += 1
-        if j < len(runs_b) and abs(runs_b[j].run_after - info.run_after) <= tolerance:
-            pairs.append(Pair(info, runs_b[j], differences(info, runs_b[j])))
-            j += 1
-        else:
-            pairs.append(Pair(info, None, ("only in A",)))
-    pairs.extend(Pair(None, rest, ("only in B",)) for rest in runs_b[j:])
+    for fa, fb in paired:
+        x, y = runs_a[int(fa.run_id)], runs_b[int(fb.run_id)]
+        pairs.append(Pair(x, y, differences(x, y)))
+    pairs += [Pair(runs_a[int(f.run_id)], None, ("only in A",)) for f in only_a]
+    pairs += [Pair(None, runs_b[int(f.run_id)], ("only in B",)) for f in only_b]
+    pairs.sort(key=lambda p: (p.run_after, p.a is None))
     return pairs

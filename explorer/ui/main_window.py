@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from explorer.ui import simulation_menu
 from explorer.ui.actions import ActionRegistry, Menu, Separator, Submenu
 from explorer.ui.autosave import Timer
+from explorer.ui.behaviour_diff import CompareActions
 from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.export_actions import ExportActions
@@ -168,6 +169,8 @@ class MainWindow(QMainWindow):
         f = self.files
         self.exports = ExportActions(self)  # issue 13 item 2, issue 11 report
         self.exports.register(r)
+        self.compares = CompareActions(self)  # issue 11: behavioural diff
+        self.compares.register(r)
         r.register(
             "file.new",
             "&New",
@@ -451,6 +454,9 @@ class MainWindow(QMainWindow):
                     s,
                     "view.focus_canvas",
                     "view.focus_inspector",
+                    s,
+                    "view.compare_saved",
+                    "view.compare_file",
                     s,
                     Menu("&Theme", ["view.theme.system", "view.theme.light", "view.theme.dark"]),
                 ],

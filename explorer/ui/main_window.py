@@ -46,6 +46,7 @@ from explorer.ui.autosave import Timer
 from explorer.ui.behaviour_diff import CompareActions
 from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
+from explorer.ui.expectations_dock import install as install_expectations
 from explorer.ui.export_actions import ExportActions
 from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
@@ -531,6 +532,7 @@ class MainWindow(QMainWindow):
             self.explain_dock.setWidget(workspace.simulation.explain_widget)
             # --- part 2 (issue 6): presentation mode (F5) keeps only canvas and timeline
             workspace.simulation.bench.injection.extensions.append(self.exports.timeline_items)
+            self.expectations = install_expectations(self, workspace)  # issue 11
             presentation = workspace.simulation.bench.presentation
             presentation.hide.extend(
                 [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]

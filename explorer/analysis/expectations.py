@@ -35,6 +35,7 @@ __all__ = [
     "describe",
     "evaluate",
     "evaluate_all",
+    "field_of",
 ]
 
 
@@ -382,14 +383,20 @@ def check_same_as(facts: Facts, dag_id: str, golden: Sequence[RunFacts]) -> list
 
 
 # ------------------------------------------------------------------------------ dispatch
-def _get(item: Any, name: str, default: Any = None) -> Any:
-    """A field of an expectation, read from the model's dataclass or a JSON mapping."""
+#: The model's attribute where the file's key is a Python keyword or too generic.
+_ATTRIBUTES = {"from": "from_", "field": "time_field"}
+
+
+def field_of(item: Any, name: str, default: Any = None) -> Any:
+    """A field of an expectation, read from the model's dataclass (ADR 0007's
+    ``explorer.scenario.model``) or from its JSON mapping; an ``Instant`` or a
+    ``Duration`` of the model gives its value."""
     if isinstance(item, Mapping):
         return item.get(name, default)
-    for spelling in (name, f"{name}_", f"{name}_date" if name in ("from", "to") else name):
-        if hasattr(item, spelling):
-            return getattr(item, spelling)
-    return default
+    value = getattr(item, _ATTRIBUTES.get(name, name), default)
+    if hasattr(value, "value") and hasattr(value, "text"):
+        return value.value
+    return value
 
 
 def _instant_of(value: Any) -> datetime | None:
@@ -409,17 +416,17 @@ def _duration_of(value: Any) -> timedelta:
 
 def _golden(item: Any, dag_id: str) -> list[RunFacts]:
     out = []
-    for i, run in enumerate(_get(item, "runs", ()) or ()):
+    for i, run in enumerate(field_of(item, "runs", ()) or ()):
         out.append(
             RunFacts(
                 dag_id,
-                str(_get(run, "run_id", f"expected #{i + 1}") or f"expected #{i + 1}"),
-                str(_get(run, "run_type", "scheduled")),
-                _instant_of(_get(run, "logical_date")),
-                _instant_of(_get(run, "data_interval_start")),
-                _instant_of(_get(run, "data_interval_end")),
-                _instant_of(_get(run, "run_after")) or datetime.min.replace(tzinfo=UTC),
-                _get(run, "partition_key"),
+                str(field_of(run, "run_id", f"expected #{i + 1}") or f"expected #{i + 1}"),
+                str(field_of(run, "run_type", "scheduled")),
+                _instant_of(field_of(run, "logical_date")),
+                _instant_of(field_of(run, "data_interval_start")),
+                _instant_of(field_of(run, "data_interval_end")),
+                _instant_of(field_of(run, "run_after")) or datetime.min.replace(tzinfo=UTC),
+                field_of(run, "partition_key"),
             )
         )
     return out
@@ -427,19 +434,19 @@ def _golden(item: Any, dag_id: str) -> list[RunFacts]:
 
 def describe(item: Any) -> str:
     """One line a reviewer reads in a report, a dock or a JUnit test name."""
-    kind = str(_get(item, "expect"))
-    dag = _get(item, "dag_id")
-    lo, hi = _get(item, "from"), _get(item, "to")
+    kind = str(field_of(item, "expect"))
+    dag = field_of(item, "dag_id")
+    lo, hi = field_of(item, "from"), field_of(item, "to")
     span = ""
     if lo is not None or hi is not None:
         span = f" in [{iso(_instant_of(lo)) or 'start'}, {iso(_instant_of(hi)) or 'end'})"
     if kind == "runs_between":
-        days = "every weekday" if _get(item, "days") == "weekdays" else "every day"
-        zone = _get(item, "timezone") or "the DAG's zone"
-        field_name = _get(item, "field") or "run_after"
+        days = "every weekday" if field_of(item, "days") == "weekdays" else "every day"
+        zone = field_of(item, "timezone") or "the DAG's zone"
+        field_name = field_of(item, "field") or "run_after"
         return (
-            f"{dag} has a run ({field_name}) between {_get(item, 'after')} and "
-            f"{_get(item, 'before')} {zone}, {days}{span}"
+            f"{dag} has a run ({field_name}) between {field_of(item, 'after')} and "
+            f"{field_of(item, 'before')} {zone}, {days}{span}"
         )
     if kind == "no_run":
         return f"{dag} has no run{span}"
@@ -449,39 +456,40 @@ def describe(item: Any) -> str:
             ("at least", "at_least"),
             ("at most", "at_most"),
         ):
-            if _get(item, key) is not None:
-                return f"{dag} has {words} {_get(item, key)} runs{span}"
+            if field_of(item, key) is not None:
+                return f"{dag} has {words} {field_of(item, key)} runs{span}"
     if kind == "fires_within":
-        prod = _get(item, "producer")
+        prod = field_of(item, "producer")
         after = f"every run of {prod}" if prod else "the last of its producers"
-        return f"{dag} runs within {_get(item, 'within')} after {after}"
+        return f"{dag} runs within {field_of(item, 'within')} after {after}"
     if kind == "no_alert":
-        what = _get(item, "alert") or "any kind"
+        what = field_of(item, "alert") or "any kind"
         return f"no alert ({what}){span}"
     if kind == "same_as":
-        return f"{dag} runs exactly as the accepted list ({len(_get(item, 'runs', ()) or ())} runs)"
+        accepted = len(field_of(item, "runs", ()) or ())
+        return f"{dag} runs exactly as the accepted list ({accepted} runs)"
     return kind
 
 
 def evaluate(item: Any, facts: Facts, index: int = 0) -> ExpectationResult:
     """Judge one expectation (a model dataclass or its JSON mapping)."""
-    kind = str(_get(item, "expect"))
-    name = str(_get(item, "name") or f"#{index + 1} {kind}")
+    kind = str(field_of(item, "expect"))
+    name = str(field_of(item, "name") or f"#{index + 1} {kind}")
     text = describe(item)
-    dag_id = _get(item, "dag_id")
+    dag_id = field_of(item, "dag_id")
     known = set(facts.timezones)
     if dag_id is not None and known and dag_id not in known:
         return ExpectationResult(index, name, kind, text, (), f"no DAG {dag_id!r} in the scenario")
-    lo, hi = _instant_of(_get(item, "from")), _instant_of(_get(item, "to"))
+    lo, hi = _instant_of(field_of(item, "from")), _instant_of(field_of(item, "to"))
     checks: dict[str, Callable[[], list[Violation]]] = {
         "runs_between": lambda: check_runs_between(
             facts,
             dag_id,
-            str(_get(item, "after")),
-            str(_get(item, "before")),
-            timezone=_get(item, "timezone"),
-            days=_get(item, "days") or "every_day",
-            field_name=_get(item, "field") or "run_after",
+            str(field_of(item, "after")),
+            str(field_of(item, "before")),
+            timezone=field_of(item, "timezone"),
+            days=field_of(item, "days") or "every_day",
+            field_name=field_of(item, "field") or "run_after",
             start=lo,
             end=hi,
         ),
@@ -491,14 +499,14 @@ def evaluate(item: Any, facts: Facts, index: int = 0) -> ExpectationResult:
             dag_id,
             start=lo,
             end=hi,
-            exactly=_get(item, "exactly"),
-            at_least=_get(item, "at_least"),
-            at_most=_get(item, "at_most"),
+            exactly=field_of(item, "exactly"),
+            at_least=field_of(item, "at_least"),
+            at_most=field_of(item, "at_most"),
         ),
         "fires_within": lambda: check_fires_within(
-            facts, dag_id, _duration_of(_get(item, "within")), _get(item, "producer")
+            facts, dag_id, _duration_of(field_of(item, "within")), field_of(item, "producer")
         ),
-        "no_alert": lambda: check_no_alert(facts, _get(item, "alert"), lo, hi),
+        "no_alert": lambda: check_no_alert(facts, field_of(item, "alert"), lo, hi),
         "same_as": lambda: check_same_as(facts, dag_id, _golden(item, dag_id)),
     }
     check = checks.get(kind)

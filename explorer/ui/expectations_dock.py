@@ -338,12 +338,9 @@ class ExpectationsPane(QtWidgets.QWidget):
 
 
 def _field(item: Any, name: str) -> Any:
-    if isinstance(item, Mapping):
-        return item.get(name)
-    for spelling in (name, f"{name}_"):
-        if hasattr(item, spelling):
-            return getattr(item, spelling)
-    return None
+    from explorer.analysis.expectations import field_of
+
+    return field_of(item, name)
 
 
 def _instant(value: Any) -> datetime:

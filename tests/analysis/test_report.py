@@ -155,3 +155,16 @@ def test_prints_on_a4_and_letter_without_splitting_rows(
     ):
         holder = next(t for t in texts if caption in t)
         assert "Hourly to daily rollup" in holder
+
+
+def test_the_report_lists_expectations_with_their_status(tmp_path: Path) -> None:
+    checked = ROOT / "tests" / "data" / "check" / "spring_forward_expectations.json"
+    out = tmp_path / "checked.html"
+    result = explorer("report", str(checked), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "4 expectations, 1 failing" in result.stdout
+    text = out.read_text(encoding="utf-8")
+    section = text[text.index('id="expectations"') : text.index('id="dst"')]
+    assert section.count(">holds<") == 3 and section.count(">FAILS<") == 1
+    assert "scheduled__2024-03-10T05:00:00+00:00" in section
+    assert "Sun 10 Mar 2024" in text  # the DST day in range

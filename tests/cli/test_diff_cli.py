@@ -76,3 +76,20 @@ def test_invalid_input_exits_1_or_2(tmp_path: Path) -> None:
     assert bad_until.returncode == 2
     assert "no time zone" in bad_until.stderr
     assert explorer("diff", str(DST)).returncode == 2
+
+
+def test_expectations_that_flip_are_listed(tmp_path: Path) -> None:
+    checked = ROOT / "tests" / "data" / "check" / "spring_forward_expectations.json"
+    doc = json.loads(checked.read_text(encoding="utf-8"))
+    report = next(d for d in doc["dags"] if d["dag_id"] == "midnight_report")
+    report["schedule"]["args"]["cron"] = "0 0 * * 1-5"  # no Sunday report any more
+    after = tmp_path / "weekday_report.json"
+    after.write_text(json.dumps(doc), encoding="utf-8")
+    result = explorer("diff", str(checked), str(after), "--format", "json")
+    assert result.returncode == 5, result.stderr
+    diff = json.loads(result.stdout)
+    assert diff["expectations"] == [{"name": "no report on Sunday", "before": False, "after": True}]
+    removed = [c["before"]["logical_date"] for c in diff["runs"] if c["change"] == "removed"]
+    assert removed == ["2024-03-09T05:00:00Z", "2024-03-10T05:00:00Z"]
+    text = explorer("diff", str(checked), str(after)).stdout
+    assert "no report on Sunday: fails -> holds" in text

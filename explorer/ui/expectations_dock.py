@@ -191,7 +191,7 @@ class ExpectationsPane(QtWidgets.QWidget):
         if result.error is not None:
             return "error"
         end = _field(item, "to")
-        reaches_past = end is None or _instant(end) > now
+        reaches_past = (self.session.until if end is None else _instant(end)) > now
         if result.kind in _AT_THE_END and reaches_past:
             return "open"
         return "holds" if result.ok else "fails"
@@ -210,7 +210,8 @@ class ExpectationsPane(QtWidgets.QWidget):
                 ]
             )
             row.setForeground(0, QtGui.QBrush(QtGui.QColor(colours[status])))
-            row.setToolTip(1, result.description)
+            row.setToolTip(1, f"{result.name}: {result.description}")
+            row.setToolTip(2, row.text(2))
             row.setData(0, QtCore.Qt.ItemDataRole.UserRole, result.index)
             if status == "fails":
                 for violation in result.violations[:200]:
@@ -220,6 +221,7 @@ class ExpectationsPane(QtWidgets.QWidget):
                         else violation.at.astimezone(zone).strftime("%a %d %b %H:%M %Z")
                     )
                     child = QtWidgets.QTreeWidgetItem(["", when, violation.message])
+                    child.setToolTip(2, violation.message)
                     child.setData(1, QtCore.Qt.ItemDataRole.UserRole, violation)
                     row.addChild(child)
             self.tree.addTopLevelItem(row)

@@ -77,3 +77,9 @@ def test_invalid_input_keeps_the_usual_codes(tmp_path: Path) -> None:
     bad.write_text("{", encoding="utf-8")
     assert explorer("check", str(bad)).returncode == 1
     assert explorer("check", str(CHECKED), "--until", "tomorrow").returncode == 2
+
+
+def test_the_run_limit_exits_3() -> None:
+    result = explorer("check", str(CHECKED), "--max-runs", "3")
+    assert result.returncode == 3
+    assert "more than 3 runs" in result.stderr

@@ -93,3 +93,9 @@ def test_expectations_that_flip_are_listed(tmp_path: Path) -> None:
     assert removed == ["2024-03-09T05:00:00Z", "2024-03-10T05:00:00Z"]
     text = explorer("diff", str(checked), str(after)).stdout
     assert "no report on Sunday: fails -> holds" in text
+
+
+def test_the_run_limit_exits_3() -> None:
+    result = explorer("diff", str(DST), str(WEEKDAYS), "--max-runs", "3")
+    assert result.returncode == 3
+    assert "more than 3 runs" in result.stderr

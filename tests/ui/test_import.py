@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.import_job import ImportJob
@@ -134,7 +134,10 @@ def import_folder(qtbot, window: MainWindow, folder: Path) -> None:  # type: ign
 def row_point(tree, row):  # type: ignore[no-untyped-def]
     QApplication.processEvents()  # the dock has its size (set once shown)
     tree.scrollToItem(row)
-    return tree.visualItemRect(row).center()
+    rect = tree.visualItemRect(row)
+    # a point of the row inside the viewport (the row may be wider than a narrow dock)
+    x = min(rect.center().x(), rect.left() + tree.viewport().width() // 2)
+    return QPoint(max(x, rect.left() + 1), rect.center().y())
 
 
 def find_row(panel, prefix: str):  # type: ignore[no-untyped-def]

@@ -47,6 +47,7 @@ from explorer.engine.runs import (
     random_suffix,
     standard_run_id,
 )
+from explorer.engine.task_instances import has_task_instances
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
 from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun
@@ -746,10 +747,13 @@ class Simulation:
             backfill_id=backfill_id,
             backfill_sort_ordinal=sort_ordinal,
         )
+        # RND-1 / DEP-3: a task inherits the DAG's start/end dates; outside them the run
+        # gets no task instances (a cron trigger DAG whose start_date moved later).
+        gets_instances = has_task_instances(dag.spec, run.logical_date, run.run_type)
         run.tasks = [
             TaskInstance(t.task_id, self._outcome(dag.dag_id, nth, t), held=t.hold)
             for t in dag.spec.tasks
-            if self._gets_instance(dag.spec, run)
+            if gets_instances
         ]
         run.set_state("queued", now)
         st.runs.append(run, derived_run_id=standard)
@@ -758,18 +762,6 @@ class Simulation:
         st.dirty = True
         self._resolve_overrides(run)
         return run
-
-    @staticmethod
-    def _gets_instance(spec: DagSpec, run: DagRun) -> bool:
-        """A task (inheriting the DAG's start/end dates) gets an instance in a run only if
-        the run's logical date is within them; backfill runs always do. A cron trigger
-        DAG whose start_date moved later keeps making runs without any (DEP-3)."""
-        date = run.logical_date
-        if date is None or run.run_type == "backfill":
-            return True
-        if spec.start_date is not None and spec.start_date > date:
-            return False
-        return spec.end_date is None or date <= spec.end_date
 
     def _activate(self, run: DagRun) -> None:
         """``run`` becomes active (created, or queued again by a backfill)."""

@@ -11,12 +11,12 @@ its result into a new document or one command.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from explorer.importer import ImportCancelled
+from explorer.ui.workers import CancellableJob
 
 __all__ = ["ImportJob", "Work", "run_import_job"]
 
@@ -31,23 +31,13 @@ class ImportSignals(QObject):
     failed = Signal(str)
 
 
-class ImportJob(QRunnable):
+class ImportJob(CancellableJob):
     """One importer call; :meth:`cancel` may be called from the GUI thread."""
 
     def __init__(self, work: Work) -> None:
         super().__init__()
-        self.setAutoDelete(False)
         self.work = work
         self.signals = ImportSignals()
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancel.is_set()
 
     def run(self) -> None:
         try:

@@ -24,7 +24,15 @@ from explorer.ui.nodes import CANVAS_SPACING, separate
 if TYPE_CHECKING:
     from explorer.scenario import Scenario
 
-__all__ = ["LAYOUTS", "LayoutJob", "OpenJob", "OpenResult", "run_layout", "run_open"]
+__all__ = [
+    "LAYOUTS",
+    "CancellableJob",
+    "LayoutJob",
+    "OpenJob",
+    "OpenResult",
+    "run_layout",
+    "run_open",
+]
 
 #: Layout name -> (title for menus and the undo history, function).
 LAYOUTS: dict[str, tuple[str, Callable[..., dict[str, tuple[float, float]]]]] = {
@@ -34,26 +42,15 @@ LAYOUTS: dict[str, tuple[str, Callable[..., dict[str, tuple[float, float]]]]] = 
 }
 
 
-class LayoutSignals(QObject):
-    progress = Signal(float)
-    finished = Signal(object)  # dict[node id, (x, y)]
-    cancelled = Signal()
-    failed = Signal(str)
+class CancellableJob(QRunnable):
+    """A thread-pool job the GUI thread may cancel; ``done`` is set when it has ended.
 
+    The pool does not delete it: the GUI thread holds it until its signals arrive.
+    """
 
-class LayoutJob(QRunnable):
-    """One layout of one graph; :meth:`cancel` may be called from the GUI thread."""
-
-    def __init__(
-        self, name: str, graph: Any, sizes: dict[str, tuple[float, float]] | None = None
-    ) -> None:
+    def __init__(self) -> None:
         super().__init__()
         self.setAutoDelete(False)
-        self.name = name
-        self.graph = graph
-        #: Node sizes: the points networkx places are pushed apart so no boxes overlap.
-        self.sizes = sizes or {}
-        self.signals = LayoutSignals()
         self._cancel = threading.Event()
         self.done = threading.Event()
 
@@ -63,6 +60,27 @@ class LayoutJob(QRunnable):
     @property
     def cancelled(self) -> bool:
         return self._cancel.is_set()
+
+
+class LayoutSignals(QObject):
+    progress = Signal(float)
+    finished = Signal(object)  # dict[node id, (x, y)]
+    cancelled = Signal()
+    failed = Signal(str)
+
+
+class LayoutJob(CancellableJob):
+    """One layout of one graph; :meth:`cancel` may be called from the GUI thread."""
+
+    def __init__(
+        self, name: str, graph: Any, sizes: dict[str, tuple[float, float]] | None = None
+    ) -> None:
+        super().__init__()
+        self.name = name
+        self.graph = graph
+        #: Node sizes: the points networkx places are pushed apart so no boxes overlap.
+        self.sizes = sizes or {}
+        self.signals = LayoutSignals()
 
     def run(self) -> None:
         _, layout = LAYOUTS[self.name]
@@ -115,7 +133,7 @@ class OpenResult:
         self.simulation = simulation
 
 
-class OpenJob(QRunnable):
+class OpenJob(CancellableJob):
     """Read, check and prepare one scenario file off the GUI thread.
 
     A 2,000-DAG file takes seconds to read and check and seconds more to turn
@@ -125,18 +143,8 @@ class OpenJob(QRunnable):
 
     def __init__(self, path: Path) -> None:
         super().__init__()
-        self.setAutoDelete(False)
         self.path = path
         self.signals = OpenSignals()
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancel.is_set()
 
     def run(self) -> None:
         from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario

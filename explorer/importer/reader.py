@@ -711,15 +711,9 @@ class _Reader:
         if isinstance(node, ast.Call):
             return self.call(node, scope)
         if isinstance(node, ast.List | ast.Tuple | ast.Set):
-            items: list[Any] = []
-            for element in node.elts:
-                if isinstance(element, ast.Starred):
-                    spread = self.iterate(self.eval(element.value, scope), line)
-                    if isinstance(spread, Unknown):
-                        return spread
-                    items.extend(spread)
-                else:
-                    items.append(self.eval(element, scope))
+            items = self.spread(node.elts, scope, line)
+            if isinstance(items, Unknown):
+                return items
             if isinstance(node, ast.Tuple):
                 return tuple(items)
             if isinstance(node, ast.Set):
@@ -1009,19 +1003,29 @@ class _Reader:
             return Flagged(attr, notes) if notes else attr
         return Unknown(line, f"attribute {name!r} of this value is not read statically")
 
+    def spread(
+        self, elements: list[ast.expr], scope: dict[str, Any] | None, line: int
+    ) -> list[Any] | Unknown:
+        """The values of ``elements``, each ``*x`` spread in place (a list literal, a call's
+        arguments); an unreadable spread makes the whole list unreadable."""
+        items: list[Any] = []
+        for element in elements:
+            if isinstance(element, ast.Starred):
+                spread = self.iterate(self.eval(element.value, scope), line)
+                if isinstance(spread, Unknown):
+                    return spread
+                items.extend(spread)
+            else:
+                items.append(self.eval(element, scope))
+        return items
+
     # ------------------------------------------------------------------ calls
     def call(self, node: ast.Call, scope: dict[str, Any] | None) -> Any:
         line = node.lineno
         func = self.eval(node.func, scope)
-        args: list[Any] = []
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                spread = self.iterate(self.eval(arg.value, scope), line)
-                if isinstance(spread, Unknown):
-                    return spread
-                args.extend(spread)
-            else:
-                args.append(self.eval(arg, scope))
+        args = self.spread(node.args, scope, line)
+        if isinstance(args, Unknown):
+            return args
         kwargs: dict[str, Any] = {}
         for keyword in node.keywords:
             if keyword.arg is None:

@@ -102,17 +102,11 @@ class AfCall:
         return AfCall("AssetAny", (self, other), {}, self.line)
 
 
-@dataclass(slots=True)
-class TaskObj:
-    """A task of a DAG (an operator, a ``@task`` call): what the scenario needs of it."""
+class _Chainable:
+    """``a >> b`` / ``a << b`` between tasks and groups: the value read is the right side
+    (as Airflow's ``set_downstream`` chains), dependencies themselves are not simulated."""
 
-    task_id: str
-    line: int
-    outlets: Any = None
-    inlets: Any = None
-    #: The operator's own start_date / end_date arguments, if given.
-    start_date: Any = None
-    end_date: Any = None
+    __slots__ = ()
 
     def __rshift__(self, other: Any) -> Any:
         return other
@@ -125,6 +119,19 @@ class TaskObj:
 
     def __rlshift__(self, other: Any) -> Any:
         return self
+
+
+@dataclass(slots=True)
+class TaskObj(_Chainable):
+    """A task of a DAG (an operator, a ``@task`` call): what the scenario needs of it."""
+
+    task_id: str
+    line: int
+    outlets: Any = None
+    inlets: Any = None
+    #: The operator's own start_date / end_date arguments, if given.
+    start_date: Any = None
+    end_date: Any = None
 
 
 @dataclass(slots=True)
@@ -152,24 +159,12 @@ class DagObj:
 
 
 @dataclass(slots=True)
-class GroupObj:
+class GroupObj(_Chainable):
     """A task group: its id prefixes the ids of the tasks made inside it."""
 
     group_id: str | None
     prefix: bool = True
     line: int = 0
-
-    def __rshift__(self, other: Any) -> Any:
-        return other
-
-    def __lshift__(self, other: Any) -> Any:
-        return other
-
-    def __rrshift__(self, other: Any) -> Any:
-        return self
-
-    def __rlshift__(self, other: Any) -> Any:
-        return self
 
 
 @dataclass(slots=True)

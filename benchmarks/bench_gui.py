@@ -40,9 +40,9 @@ if __package__ in (None, ""):
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from explorer.document.nodes import layout_graph  # noqa: E402
 from explorer.graph.generate import synthetic_scenario  # noqa: E402
 from explorer.scenario import Scenario  # noqa: E402
-from explorer.ui.nodes import layout_graph  # noqa: E402
 
 Figure = Callable[[argparse.Namespace], float]
 
@@ -354,13 +354,13 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtTest import QTest
 
+    from explorer.document.edits import replace_dag
     from explorer.scenario.model import Clock, PauseAction
     from explorer.scenario.values import Instant
     from explorer.ui.canvas.scene import ScenarioScene
     from explorer.ui.canvas.view import CanvasView
     from explorer.ui.commands import EditScenario
     from explorer.ui.document import ScenarioDocument
-    from explorer.ui.edits import replace_dag
     from explorer.ui.simulation_panes import SimulationPanes
 
     app = QApplication.instance()

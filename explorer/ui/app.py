@@ -20,7 +20,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from explorer import __version__
-from explorer.ui.files import resources_dir
+from explorer.document.files import resources_dir
 from explorer.ui.main_window import MainWindow
 from explorer.ui.settings import APPLICATION, ORGANIZATION, Preferences
 from explorer.ui.theme import apply_theme

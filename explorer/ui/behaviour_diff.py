@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.document.timeline.timebase import fmt_local, fmt_span, zone_of
 from explorer.engine.diff import BehaviourDiff, RunChange, RunFacts
 from explorer.ui.timeline.items import RunsItem, RunsView
 from explorer.ui.timeline.marks import BoxMark, LinkMark, OverlayItem
 from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, zone_of
 
 if TYPE_CHECKING:
     from explorer.ui.actions import ActionRegistry

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.document.timeline.timebase import fmt_local, fmt_span, fmt_utc, zone_of
 from explorer.engine.tz import make_aware
 from explorer.scenario.values import parse_duration
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, fmt_utc, zone_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable

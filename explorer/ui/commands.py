@@ -4,7 +4,7 @@ As in orange-canvas-core's ``document/commands.py``, a command's ``redo`` and
 ``undo`` are one line each: the model is immutable, so a command keeps the
 scenario before and after and puts one or the other back. The *after*
 value is computed once, when the command is made, by a pure function of
-:mod:`explorer.ui.edits`; the named subclasses below only give the edit its
+:mod:`explorer.document.edits`; the named subclasses below only give the edit its
 words in the undo history.
 
 A drag is one command (pushed on release), a layout is one command, and

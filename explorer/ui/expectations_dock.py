@@ -35,11 +35,11 @@ from explorer.ui.commands import edit
 from explorer.ui.timeline.items import DeviceItem
 
 if TYPE_CHECKING:
+    from explorer.document.timeline.picking import TimelineTarget
     from explorer.scenario.model import Scenario
     from explorer.ui.document import ScenarioDocument
     from explorer.ui.session import SimulationSession
     from explorer.ui.timeline.pane import TimelinePane
-    from explorer.ui.timeline.picking import TimelineTarget
 
 __all__ = [
     "ExpectationsPane",

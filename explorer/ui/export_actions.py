@@ -25,8 +25,8 @@ from explorer.ui.pictures import (
 )
 
 if TYPE_CHECKING:
+    from explorer.document.timeline.picking import TimelineTarget
     from explorer.ui.actions import ActionRegistry
-    from explorer.ui.timeline.picking import TimelineTarget
 
 __all__ = ["ExportActions"]
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from explorer.document import files
+from explorer.document.edits import new_scenario
 from explorer.scenario import Instant, ScenarioError
-from explorer.ui import files
 from explorer.ui.autosave import discard_recovery, pending_recoveries
 from explorer.ui.dialogs import Prompts
 from explorer.ui.document import ScenarioDocument
-from explorer.ui.edits import new_scenario
 from explorer.ui.settings import Preferences
 from explorer.ui.workers import OpenJob, OpenResult, run_open
 

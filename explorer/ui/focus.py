@@ -38,11 +38,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document.nodes import CANVAS_SPACING, node_size
 from explorer.graph.focus import Focus, folders_of, tags_of, visible_nodes
 from explorer.graph.layout import layered_layout
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
-from explorer.ui.nodes import CANVAS_SPACING, node_size
 
 __all__ = ["CanvasFocus", "FocusBar", "lane_keys"]
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.ui.files import Example, examples
-from explorer.ui.wording import count
+from explorer.document.files import Example, examples
+from explorer.document.wording import count
 
 __all__ = ["Gallery"]
 

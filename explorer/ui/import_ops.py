@@ -37,13 +37,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document.provenance import import_record
 from explorer.importer import DEFAULT_TASK_DURATION, ImportResult, import_paths, merge_reimport
 from explorer.ui.actions import ActionRegistry
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.import_job import ImportJob, run_import_job
 from explorer.ui.import_report import ImportReportPanel, _change_words
-from explorer.ui.provenance import import_record
 
 if TYPE_CHECKING:
     from explorer.ui.main_window import MainWindow

@@ -11,7 +11,7 @@ document stays open.
 Selecting an unresolved item asks, through :attr:`ImportReportPanel.locate`,
 for its DAG to be selected and its field to be focused in the inspector,
 where the user types the value (one undo step, recorded as supplied by
-:func:`explorer.ui.provenance.mark_supplied`).
+:func:`explorer.document.provenance.mark_supplied`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from explorer.document.provenance import Item, unresolved_items
 from explorer.importer import Change, ImportReport
 from explorer.scenario import Scenario
-from explorer.ui.provenance import Item, unresolved_items
 
 __all__ = ["ImportReportPanel"]
 

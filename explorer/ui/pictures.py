@@ -56,7 +56,7 @@ class Caption:
     subtitle: str = ""
 
     def clock_text(self) -> str:
-        from explorer.ui.timeline.timebase import fmt_local, fmt_utc, zone_of
+        from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 
         return f"{fmt_local(self.clock, zone_of(self.zone))} ({fmt_utc(self.clock)})"
 

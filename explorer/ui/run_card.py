@@ -15,8 +15,8 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.document.timeline.timebase import zone_of
 from explorer.engine.run_card import RunCard, utc_text, wall_text
-from explorer.ui.timeline.timebase import zone_of
 
 __all__ = ["RunCardView", "card_html"]
 

@@ -94,8 +94,8 @@ def run(output: Path) -> str:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from explorer.document.files import examples_dir
     from explorer.ui.app import create_app
-    from explorer.ui.files import examples_dir
     from explorer.ui.main_window import MainWindow
     from explorer.ui.panels.export import export_widget
     from explorer.ui.settings import Preferences

@@ -48,12 +48,12 @@ scenario is already the session's, so ``QUndoStack.push`` (which runs redo)
 does no harm. Any other edit (canvas, inspector) also ends in
 :meth:`replace_scenario`: a layout-only edit leaves the engine alone; any
 other is re-simulated from the old simulation's automatic checkpoint before
-the first instant it can affect (:mod:`explorer.ui.edit_reach`) and brought
+the first instant it can affect (:mod:`explorer.document.edit_reach`) and brought
 back to the same clock in slices, so the panes show the edited scenario at the
 instant the user was at, filling in as the slices arrive.
 
 Canvas badges: :meth:`badges` / :attr:`badges_changed` give per-DAG
-:class:`~explorer.ui.panels.badges.DagBadge` values (running/failed,
+:class:`~explorer.document.panels.badges.DagBadge` values (running/failed,
 "2 of 3 assets updated", window members) at the clock. They are computed
 only while something is connected to :attr:`badges_changed`.
 
@@ -82,6 +82,9 @@ from typing import ClassVar
 
 from PySide6 import QtCore
 
+from explorer.document.edit_reach import edit_kind, engine_reach
+from explorer.document.panels.badges import DagBadge, compute_badges
+from explorer.document.panels.captions import StepReport
 from explorer.engine.alerts import Alert, compute_alerts
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import Explanation, explain
@@ -90,9 +93,6 @@ from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario, ScriptAction
 from explorer.scenario.simulate import make_simulation
-from explorer.ui.edit_reach import edit_kind, engine_reach
-from explorer.ui.panels.badges import DagBadge, compute_badges
-from explorer.ui.panels.captions import StepReport
 
 __all__ = ["CHECKPOINT_EVERY", "DEFAULT_HORIZON", "Defer", "SimulationSession", "main"]
 
@@ -351,7 +351,7 @@ class SimulationSession(QtCore.QObject):
 
         A layout-only edit changes nothing the engine reads: the simulation is
         kept and nothing is re-run. Any other edit is re-simulated only from the
-        first instant it can affect (:mod:`explorer.ui.edit_reach`), starting
+        first instant it can affect (:mod:`explorer.document.edit_reach`), starting
         from the old simulation's checkpoint before it, and in slices back to
         where the clock was (the panes update as the slices arrive).
         """

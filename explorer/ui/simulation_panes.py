@@ -30,7 +30,7 @@ from explorer.ui.commands import EditScenario
 from explorer.ui.document import ScenarioDocument
 
 if TYPE_CHECKING:
-    from explorer.ui.panels.badges import DagBadge
+    from explorer.document.panels.badges import DagBadge
 
 __all__ = ["SimulationPanes", "available", "badge_look"]
 
@@ -103,7 +103,7 @@ class SimulationPanes(QObject):
 
     def canvas_order(self) -> list[str]:
         """DAG ids and asset uris in the canvas's top-to-bottom (then left-to-right) order."""
-        from explorer.ui.timeline.data import asset_keys_of
+        from explorer.document.timeline.data import asset_keys_of
 
         uris = {key.name: key.uri for key in asset_keys_of(self.session.sim) if key.name}
         order: list[str] = []

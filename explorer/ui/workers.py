@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
+from explorer.document.nodes import CANVAS_SPACING, separate
 from explorer.graph import LayoutCancelled, kamada_kawai_layout, layered_layout, spring_layout
-from explorer.ui.nodes import CANVAS_SPACING, separate
 
 if TYPE_CHECKING:
     from explorer.scenario import Scenario

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QPoint, QPointF, Signal
 from PySide6.QtWidgets import QUndoView, QVBoxLayout, QWidget
 
+from explorer.document.edits import check_airflow_id
 from explorer.scenario import ScenarioError
 from explorer.ui.autosave import Autosaver, Timer
 from explorer.ui.canvas.editor import NODE_KINDS, CanvasEditor
@@ -22,7 +23,6 @@ from explorer.ui.canvas.quick_add import Entry, SearchPopup
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
 from explorer.ui.document import ScenarioDocument
-from explorer.ui.edits import check_airflow_id
 from explorer.ui.focus import CanvasFocus, FocusBar
 from explorer.ui.inspector import Inspector
 from explorer.ui.simulation_panes import SimulationPanes

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from explorer.ui.timeline.data import Lane
-from explorer.ui.timeline.picking import TimelineTarget
+from explorer.document.timeline.data import Lane
+from explorer.document.timeline.picking import TimelineTarget
 from tests.ui.conftest import ROOT
 
 CHECKED = ROOT / "tests" / "data" / "check" / "spring_forward_expectations.json"

@@ -98,7 +98,7 @@ def test_every_schedule_kind_can_be_chosen_or_says_why_not(window) -> None:  # t
         combo = form.schedule.kind
         combo.setCurrentIndex(combo.findData(kind))
         dag = next(d for d in ws.document.scenario.dags if d.dag_id == "ingest_customers")
-        from explorer.ui.schedule_kinds import kind_of
+        from explorer.document.schedule_kinds import kind_of
 
         if kind_of(dag.schedule) != kind:
             assert form.schedule.kind_error.text(), kind  # refused with a reason

@@ -17,16 +17,16 @@ import pytest
 from PySide6.QtCore import QPointF
 from pytestqt.qtbot import QtBot
 
+from explorer.document.edit_reach import edit_kind
+from explorer.document.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
 from explorer.engine.simulation import Change, Simulation
 from explorer.graph.generate import synthetic_scenario
 from explorer.scenario import Scenario
 from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
 from explorer.ui.clock import ManualTicker
-from explorer.ui.edit_reach import edit_kind
 from explorer.ui.panels.workbench import Workbench
 from explorer.ui.session import SimulationSession
-from explorer.ui.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
 from tests.ui.conftest import EXAMPLES, drag
 
 pytestmark = pytest.mark.gui

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from explorer.cli import main as cli_main
+from explorer.document.panels.badges import DagBadge
 from explorer.engine.record import build_record
 from explorer.scenario import load_scenario, save_scenario
 from explorer.scenario.model import (
@@ -28,7 +29,6 @@ from explorer.scenario.model import (
     TriggerAction,
 )
 from explorer.ui.clock import ManualTicker
-from explorer.ui.panels.badges import DagBadge
 from explorer.ui.panels.export import export_widget
 from explorer.ui.panels.injection import InjectionMenus
 from explorer.ui.panels.workbench import Workbench

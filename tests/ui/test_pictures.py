@@ -14,8 +14,8 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QContextMenuEvent, QImage
 from PySide6.QtWidgets import QApplication, QMenu
 
-from explorer.ui.timeline.data import Lane
-from explorer.ui.timeline.picking import TimelineTarget
+from explorer.document.timeline.data import Lane
+from explorer.document.timeline.picking import TimelineTarget
 from tests.ui.conftest import EXAMPLES
 
 DST = EXAMPLES / "ny_dst_spring_forward.json"

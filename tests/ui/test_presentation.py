@@ -9,10 +9,10 @@ import pytest
 from PySide6 import QtWidgets
 from pytestqt.qtbot import QtBot
 
+from explorer.document.panels.captions import StepReport, caption
+from explorer.document.timeline.timebase import zone_of
 from explorer.engine.simulation import Change
 from explorer.ui.main_window import MainWindow
-from explorer.ui.panels.captions import StepReport, caption
-from explorer.ui.timeline.timebase import zone_of
 from tests.ui.conftest import EXAMPLES
 
 OR_EXAMPLE = EXAMPLES / "or_and_coalescing.json"

@@ -14,6 +14,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
+from explorer.document.timeline.picking import describe
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
@@ -24,7 +25,6 @@ from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
 from explorer.ui.panels.export import export_widget
 from explorer.ui.timeline import RunsTable, TimelinePane, link_selection
-from explorer.ui.timeline.picking import describe
 from explorer.ui.timeline.runs_table import COLUMNS
 
 pytestmark = pytest.mark.gui

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from explorer.document.files import Example
+from explorer.document.schedule_kinds import summarize
 from explorer.scenario import load_scenario
-from explorer.ui.files import Example
 from explorer.ui.gallery import Gallery
 from explorer.ui.inspector.dag_form import DagForm
 from explorer.ui.main_window import MainWindow
-from explorer.ui.schedule_kinds import summarize
 from tests.ui.conftest import EXAMPLES
 
 ORDERS = EXAMPLES / "ny_dst_orders_mart.json"

@@ -10,12 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QGuiApplication
 
-from explorer.scenario import Scenario
-from explorer.ui import clipboard, conditions, edits
-from explorer.ui.canvas.free_space import free_spot
-from explorer.ui.canvas.scene import ScenarioScene
-from explorer.ui.commands import edit
-from explorer.ui.nodes import (
+from explorer.document import clipboard, conditions, edits
+from explorer.document.free_space import free_spot
+from explorer.document.nodes import (
     ASSET_WIDTH,
     CANVAS_SPACING,
     DAG_HEADER,
@@ -25,6 +22,9 @@ from explorer.ui.nodes import (
     node_size,
     spread,
 )
+from explorer.scenario import Scenario
+from explorer.ui.canvas.scene import ScenarioScene
+from explorer.ui.commands import edit
 from explorer.ui.workers import LAYOUTS, LayoutJob, run_layout
 
 __all__ = ["NODE_KINDS", "CanvasEditor"]

@@ -1,6 +1,6 @@
 """The canvas's graphics items: DAG, asset, alias, ``Asset.ref`` and gate nodes, and edges.
 
-Items only draw a :class:`~explorer.ui.nodes.NodeView` and tell where their
+Items only draw a :class:`~explorer.document.nodes.NodeView` and tell where their
 ports are; they never touch the model. A node's position is its centre (the
 file's ``layout`` stores centres). Colours come from the active palette
 (:func:`explorer.ui.theme.canvas_colors`). Zoomed far out (the minimap, a
@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
 
-from explorer.ui.nodes import (
+from explorer.document.nodes import (
     ASSET_HEIGHT,
     DAG_HEADER,
     PARTITION_LINE,

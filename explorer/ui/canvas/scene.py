@@ -2,7 +2,7 @@
 
 Only the scene binds the model to items (orange-canvas-core's rule): it
 observes :attr:`ScenarioDocument.changed` and brings its items in line with
-the new scenario (:func:`explorer.ui.nodes.canvas_model`), keeping the items
+the new scenario (:func:`explorer.document.nodes.canvas_model`), keeping the items
 whose nodes survive, so a selection or a hover is not lost on every edit.
 Mouse modes are :mod:`~explorer.ui.canvas.interactions` objects; what they
 decide becomes one command (:mod:`explorer.ui.commands`) pushed on the
@@ -17,14 +17,14 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPalette, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouseEvent
 
+from explorer.document import edits
+from explorer.document.edit_reach import moved_only
+from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, place
 from explorer.scenario import Scenario
-from explorer.ui import edits
 from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink, RubberBand
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
-from explorer.ui.edit_reach import moved_only
-from explorer.ui.nodes import CanvasModel, EdgeView, canvas_model, place
 from explorer.ui.theme import CanvasColors, canvas_colors
 
 __all__ = ["ScenarioScene"]

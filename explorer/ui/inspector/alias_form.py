@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
+from explorer.document import edits
 from explorer.graph import alias_node, ref_node
 from explorer.scenario import Scenario
-from explorer.ui import edits
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import ValidatedLine
@@ -21,7 +21,7 @@ __all__ = ["AliasForm", "RefForm"]
 
 
 def _neighbours(scenario: Scenario, node: str) -> tuple[list[str], list[str]]:
-    from explorer.ui.nodes import layout_graph
+    from explorer.document.nodes import layout_graph
 
     graph = layout_graph(scenario)
     if node not in graph:

@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
 
+from explorer.document import edits, validation
 from explorer.scenario import Duration, Instant, Scenario
 from explorer.scenario.asset_dags import expand
 from explorer.scenario.model import AssetDag
-from explorer.ui import edits, validation
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import (

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from explorer.document import edits
 from explorer.engine.assets.uri import conflicts, make_asset, near_misses
 from explorer.engine.errors import EngineError
 from explorer.graph import asset_node
 from explorer.scenario import Scenario, Watcher
-from explorer.ui import edits
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import MessageLabel, ValidatedLine
@@ -28,7 +28,7 @@ __all__ = ["AssetForm", "asset_notes"]
 
 def _identities(scenario: Scenario) -> dict[str, tuple[str, str]]:
     """Every asset the canvas shows: name -> (name, uri as written)."""
-    from explorer.ui.nodes import layout_graph
+    from explorer.document.nodes import layout_graph
 
     graph = layout_graph(scenario)
     out: dict[str, tuple[str, str]] = {}
@@ -133,7 +133,7 @@ class AssetForm(Form):
 
     def _usage(self, scenario: Scenario, name: str) -> str:
         node = asset_node(name)
-        from explorer.ui.nodes import layout_graph
+        from explorer.document.nodes import layout_graph
 
         graph = layout_graph(scenario)
         if node not in graph:

@@ -3,7 +3,7 @@
 A form shows one item (a DAG, an asset, a gate...) of the document's current
 scenario and is refreshed whenever the document changes (undo included), so
 it never holds a stale copy. It edits only by pushing commands, through
-:meth:`Form.push`, which turns an :class:`~explorer.ui.edits.EditError` into
+:meth:`Form.push`, which turns an :class:`~explorer.document.edits.EditError` into
 a message next to the field instead of an exception.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Callable, Hashable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from explorer.document import edits
 from explorer.scenario import Scenario
-from explorer.ui import edits
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.fields import MessageLabel, section_title

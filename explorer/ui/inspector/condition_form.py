@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document import conditions, edits, schedule_kinds
 from explorer.graph import gate_node
 from explorer.scenario import Dag, Scenario
-from explorer.ui import conditions, edits, schedule_kinds
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 

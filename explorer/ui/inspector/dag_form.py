@@ -27,12 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document import edits, schedule_kinds, validation
+from explorer.document.provenance import mark_supplied
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
 from explorer.scenario import Dag, Duration, Instant, Scenario
 from explorer.scenario.options import effective_catchup, effective_max_active_runs
 from explorer.scenario.values import JsonValue, parse_instant
-from explorer.ui import edits, schedule_kinds, validation
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import (
@@ -42,7 +43,6 @@ from explorer.ui.inspector.fields import (
     check_instant,
 )
 from explorer.ui.inspector.schedule_form import ScheduleEditor, check_zone, zone_completer
-from explorer.ui.provenance import mark_supplied
 
 __all__ = ["DagForm"]
 

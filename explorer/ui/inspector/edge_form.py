@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
+from explorer.document import edits
+from explorer.document.nodes import EdgeView
 from explorer.scenario import Scenario
-from explorer.ui import edits
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
-from explorer.ui.nodes import EdgeView
 
 __all__ = ["EdgeForm"]
 

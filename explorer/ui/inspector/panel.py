@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document import edits
+from explorer.document.nodes import EdgeView
 from explorer.scenario import Scenario
-from explorer.ui import edits
 from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.alias_form import AliasForm, RefForm
@@ -31,7 +32,6 @@ from explorer.ui.inspector.condition_form import ConditionForm
 from explorer.ui.inspector.dag_form import DagForm
 from explorer.ui.inspector.edge_form import EdgeForm
 from explorer.ui.inspector.scenario_form import ScenarioForm
-from explorer.ui.nodes import EdgeView
 
 __all__ = ["Inspector"]
 

@@ -11,11 +11,11 @@ import dataclasses
 
 from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
 
+from explorer.document.wording import count
 from explorer.scenario import Instant, Scenario
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.inspector.base import Form
 from explorer.ui.inspector.fields import ValidatedLine, instant_problem
-from explorer.ui.wording import count
 
 __all__ = ["ScenarioForm"]
 

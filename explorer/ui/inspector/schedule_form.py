@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.document import schedule_kinds
 from explorer.engine.cron import validate_cron
 from explorer.engine.describe import describe_cron
 from explorer.engine.errors import EngineError
@@ -41,7 +42,6 @@ from explorer.scenario.values import (
     parse_duration,
     parse_instant,
 )
-from explorer.ui import schedule_kinds
 from explorer.ui.inspector.fields import MessageLabel, ValidatedLine
 from explorer.ui.inspector.partition_form import PartitionEditor
 
@@ -323,7 +323,7 @@ class ScheduleEditor(QWidget):
         )
 
     def _current_condition(self) -> JsonValue:
-        from explorer.ui.conditions import condition_root, get_at
+        from explorer.document.conditions import condition_root, get_at
 
         root = condition_root(self.value)
         return None if root is None else copy.deepcopy(get_at(self.value, root))

@@ -1,8 +1,8 @@
 """Panes around the timeline (issue 6): explain and alerts, next runs, compare,
 failure injection, presentation mode, export, and the wired :class:`Workbench`.
 
-Qt-free helpers: :mod:`.badges`, :mod:`.captions`, :mod:`.compare_model`,
-:mod:`.script_actions`. Mounting instructions: :mod:`explorer.ui.session`.
+Qt-free helpers live in :mod:`explorer.document.panels`.
+Mounting instructions: :mod:`explorer.ui.session`.
 """
 
 from explorer.ui.panels.compare import ComparePane

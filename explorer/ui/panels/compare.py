@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.ui.panels.compare_model import (
+from explorer.document.panels.compare_model import (
     Pair,
     Side,
     compare,
     side_of,
     variants_of,
 )
+from explorer.document.timeline.dst import transitions_between
+from explorer.document.timeline.timebase import fmt_local, fmt_span, zone_of
 from explorer.ui.timeline.bands import BandsItem
-from explorer.ui.timeline.dst import transitions_between
 from explorer.ui.timeline.items import RunsItem, RunsView
 from explorer.ui.timeline.marks import LinkMark, OverlayItem
 from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, zone_of
 
 if TYPE_CHECKING:
     from explorer.engine.types import DagRunInfo

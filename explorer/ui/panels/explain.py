@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 from explorer.engine.alerts import Alert
-from explorer.ui.timeline.timebase import fmt_local, fmt_utc, zone_of
 
 if TYPE_CHECKING:
     from explorer.ui.session import SimulationSession

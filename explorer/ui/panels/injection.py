@@ -1,7 +1,7 @@
 """Failure injection from the timeline: the context menu on a run, a lane or an event.
 
 What the user picks becomes a scenario script action
-(:mod:`explorer.ui.panels.script_actions`) applied through
+(:mod:`explorer.document.panels.script_actions`) applied through
 :meth:`SimulationSession.apply_script_action` at the session's
 :meth:`~SimulationSession.action_instant` — the clock, or the next scheduler
 loop when the clock's instant has already been processed.
@@ -18,17 +18,17 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.document.panels import script_actions as sa
+from explorer.document.timeline.data import asset_keys_of
+from explorer.document.timeline.picking import TimelineTarget
+from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 from explorer.scenario.model import ScriptAction, TaskOutcome
 from explorer.ui.clock import parse_instant_in, parse_step
-from explorer.ui.panels import script_actions as sa
-from explorer.ui.timeline.data import asset_keys_of
-from explorer.ui.timeline.picking import TimelineTarget
-from explorer.ui.timeline.timebase import fmt_local, fmt_utc, zone_of
 
 if TYPE_CHECKING:
+    from explorer.document.timeline.data import GhostRun
     from explorer.engine.runs import DagRun
     from explorer.ui.session import SimulationSession
-    from explorer.ui.timeline.data import GhostRun
 
 __all__ = ["DialogPrompter", "InjectionMenus", "Prompter"]
 

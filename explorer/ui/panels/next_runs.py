@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
+from explorer.document.timeline.dst import transitions_between
+from explorer.document.timeline.timebase import fmt_local, fmt_span, fmt_utc, zone_of
 from explorer.engine.errors import EngineError
 from explorer.engine.types import DagRunInfo, ReferenceRun
-from explorer.ui.timeline.dst import transitions_between
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, fmt_utc, zone_of
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation

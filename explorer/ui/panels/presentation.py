@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.ui.panels.captions import StepReport, back_caption, caption
-from explorer.ui.timeline.timebase import zone_of
+from explorer.document.panels.captions import StepReport, back_caption, caption
+from explorer.document.timeline.timebase import zone_of
 
 if TYPE_CHECKING:
     from explorer.ui.session import SimulationSession

@@ -1,6 +1,6 @@
 """The timeline (issue 6): runs, asset events, window members and DST days on one time axis.
 
-Qt-free parts: :mod:`.timebase`, :mod:`.dst`, :mod:`.data`, :mod:`.picking`.
+Qt-free parts live in :mod:`explorer.document.timeline`.
 Widgets: :class:`TimelinePane`, :class:`RunsTable` (and :func:`link_selection`).
 """
 

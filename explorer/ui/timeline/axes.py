@@ -19,8 +19,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 import pyqtgraph as pg
 from PySide6 import QtGui
 
+from explorer.document.timeline.timebase import zone_of
 from explorer.engine.tz import make_aware
-from explorer.ui.timeline.timebase import zone_of
 
 __all__ = ["LaneAxis", "TimeAxis", "tick_instants"]
 

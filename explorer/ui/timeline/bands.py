@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from PySide6 import QtCore, QtGui
 
-from explorer.ui.timeline.dst import DstTransition
+from explorer.document.timeline.dst import DstTransition
 from explorer.ui.timeline.items import DeviceItem
 from explorer.ui.timeline.style import qcolor
 

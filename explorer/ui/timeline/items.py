@@ -30,9 +30,9 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from explorer.document.timeline.timebase import fmt_span
 from explorer.ui.timeline.batch import DeviceMap, RectBatch
 from explorer.ui.timeline.style import NORMAL, TimelineStyle, failed_hatch, qcolor
-from explorer.ui.timeline.timebase import fmt_span
 
 __all__ = ["DeviceItem", "RunsItem", "RunsView", "TextByRow"]
 

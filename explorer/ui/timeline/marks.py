@@ -16,10 +16,10 @@ import numpy as np
 import numpy.typing as npt
 from PySide6 import QtCore, QtGui
 
+from explorer.document.timeline.timebase import fmt_span
 from explorer.ui.timeline.batch import DeviceMap
 from explorer.ui.timeline.items import DeviceItem
 from explorer.ui.timeline.style import qcolor
-from explorer.ui.timeline.timebase import fmt_span
 
 __all__ = ["BoxMark", "EventsItem", "GhostMark", "LinkMark", "OverlayItem"]
 

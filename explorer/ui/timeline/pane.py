@@ -24,10 +24,7 @@ import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.engine.run_card import RunCard, run_card
-from explorer.ui.run_card import RunCardView
-from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
-from explorer.ui.timeline.data import (
+from explorer.document.timeline.data import (
     EventStore,
     GhostRun,
     Lane,
@@ -38,13 +35,16 @@ from explorer.ui.timeline.data import (
     paused_spans,
     window_boxes,
 )
-from explorer.ui.timeline.dst import DstTransition, transitions_between
+from explorer.document.timeline.dst import DstTransition, transitions_between
+from explorer.document.timeline.picking import TimelineTarget, describe, pick
+from explorer.document.timeline.timebase import fmt_local, fmt_utc, from_x, zone_of
+from explorer.engine.run_card import RunCard, run_card
+from explorer.ui.run_card import RunCardView
+from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
 from explorer.ui.timeline.items import DeviceItem, RunsItem, RunsView
 from explorer.ui.timeline.marks import BoxMark, EventsItem, GhostMark, LinkMark, OverlayItem
-from explorer.ui.timeline.picking import TimelineTarget, describe, pick
 from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL, PRESENTATION, TimelineStyle
-from explorer.ui.timeline.timebase import fmt_local, fmt_utc, from_x, zone_of
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation

@@ -21,11 +21,11 @@ import numpy as np
 import numpy.typing as npt
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.document.timeline.data import RUN_STATES, RUN_TYPES, RunStore
+from explorer.document.timeline.timebase import fmt_span, fmt_utc, zone_of
 from explorer.engine.context import ContextBuilder
 from explorer.engine.render import Rendered, TemplateRenderer
-from explorer.ui.timeline.data import RUN_STATES, RUN_TYPES, RunStore
 from explorer.ui.timeline.style import NORMAL
-from explorer.ui.timeline.timebase import fmt_span, fmt_utc, zone_of
 
 if TYPE_CHECKING:
     from explorer.engine.runs import DagRun

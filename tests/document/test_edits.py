@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
+from explorer.document import clipboard, conditions, edits
 from explorer.scenario import (
     Instant,
     PauseAction,
@@ -14,8 +16,8 @@ from explorer.scenario import (
     loads_scenario,
     validate_scenario,
 )
-from explorer.ui import clipboard, conditions, edits
-from tests.ui.conftest import EXAMPLES
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "scenarios"
 
 START = Instant.parse("2024-05-01T00:00:00Z")
 

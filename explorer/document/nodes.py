@@ -20,12 +20,12 @@ from datetime import timedelta
 from itertools import pairwise
 from typing import Any
 
+from explorer.document import edits, schedule_kinds
 from explorer.engine.assets.uri import make_asset
 from explorer.engine.errors import EngineError
 from explorer.graph import Spacing, layered_layout, scenario_graph
 from explorer.scenario import Dag, Scenario, Watcher
 from explorer.scenario.asset_dags import expand
-from explorer.ui import edits, schedule_kinds
 
 __all__ = [
     "CANVAS_SPACING",

@@ -13,16 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from explorer.document.panels.captions import StepReport, caption
+from explorer.document.panels.compare_model import compare, side_of, variants_of
+from explorer.document.timeline.data import EventStore, RunStore, ghost_runs, lanes_for
+from explorer.document.timeline.dst import transitions_between
+from explorer.document.timeline.timebase import fmt_local, fmt_span
 from explorer.engine.tz import get_zone
 from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
-from explorer.ui.panels.captions import StepReport, caption
-from explorer.ui.panels.compare_model import compare, side_of, variants_of
-from explorer.ui.timeline.axes import tick_instants
-from explorer.ui.timeline.batch import decimate
-from explorer.ui.timeline.data import EventStore, RunStore, ghost_runs, lanes_for
-from explorer.ui.timeline.dst import transitions_between
-from explorer.ui.timeline.timebase import fmt_local, fmt_span
 
 SCENARIOS = Path(__file__).parents[2] / "resources" / "scenarios"
 NY = "America/New_York"
@@ -73,25 +71,6 @@ class TestDstTransitions:
         (tr,) = transitions_between([NY], utc(2024, 3, 8), utc(2024, 3, 13))
         assert tr.day_start == utc(2024, 3, 10, 5)  # 00:00 EST
         assert tr.day_end == utc(2024, 3, 11, 4)  # 00:00 EDT
-
-
-class TestTimeAxis:
-    def test_hourly_ticks_skip_the_wall_hour_that_does_not_exist(self) -> None:
-        ticks = tick_instants(
-            utc(2024, 3, 10, 5).timestamp(), utc(2024, 3, 10, 9).timestamp(), 3600, get_zone(NY)
-        )
-        walls = [datetime.fromtimestamp(x, UTC).astimezone(get_zone(NY)).hour for x in ticks]
-        assert walls == [0, 1, 3, 4, 5]
-
-    def test_daily_ticks_stay_on_local_midnight_across_dst(self) -> None:
-        ticks = tick_instants(
-            utc(2024, 3, 9).timestamp(), utc(2024, 3, 12).timestamp(), 86400, get_zone(NY)
-        )
-        assert [datetime.fromtimestamp(x, UTC) for x in ticks] == [
-            utc(2024, 3, 9, 5),
-            utc(2024, 3, 10, 5),
-            utc(2024, 3, 11, 4),
-        ]
 
 
 class TestFormatting:
@@ -181,34 +160,6 @@ class TestLanesAndGhosts:
         assert ghost.logical_date == utc(2024, 3, 10, 5)
         assert ghost.interval_end is not None and ghost.interval_start is not None
         assert ghost.interval_end - ghost.interval_start == timedelta(hours=23)
-
-
-class TestDecimation:
-    def test_touching_rectangles_of_one_band_become_one(self) -> None:
-        n = 10_000
-        x0 = np.repeat(np.arange(100, dtype=float), n // 100) + 0.2
-        x1 = x0 + 0.3
-        a, b, c, d = decimate(x0, x1, np.zeros(n), np.full(n, 10.0))
-        assert (a.tolist(), b.tolist(), c.tolist(), d.tolist()) == ([0], [100], [0], [10])
-
-    def test_gaps_and_bands_are_kept(self) -> None:
-        x0 = np.array([0, 5, 100, 102, 300] * 1000, dtype=float)
-        y0 = np.repeat([0.0, 20.0], 2500)
-        a, b, c, _ = decimate(x0, x0 + 3, y0, y0 + 5)
-        assert sorted(zip(c.tolist(), a.tolist(), b.tolist(), strict=True)) == [
-            (0, 0, 3),
-            (0, 5, 8),
-            (0, 100, 105),
-            (0, 300, 303),
-            (20, 0, 3),
-            (20, 5, 8),
-            (20, 100, 105),
-            (20, 300, 303),
-        ]
-
-    def test_small_batches_are_left_alone(self) -> None:
-        x = np.arange(10, dtype=float)
-        assert decimate(x, x + 1, x, x + 1)[0] is x
 
 
 class TestCompare:

@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from explorer.document import conditions
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables import TIMETABLE_ARGS, Timetable
 from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
@@ -24,7 +25,6 @@ from explorer.scenario.assets import AssetCatalog
 from explorer.scenario.options import effective_catchup
 from explorer.scenario.schedules import ASSET_TIMETABLE_ARGS, read_schedule
 from explorer.scenario.values import JsonValue
-from explorer.ui import conditions
 
 __all__ = [
     "ARG_TYPES",

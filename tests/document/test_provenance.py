@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from explorer.document.provenance import import_record, mark_supplied, unresolved_items
 from explorer.scenario.model import Clock, Dag, DagSource, ImportInfo, Scenario, Unresolved
 from explorer.scenario.values import Instant
-from explorer.ui.provenance import import_record, mark_supplied, unresolved_items
 
 START = Instant.parse("2024-05-01T00:00:00Z")
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from explorer.document import edits
 from explorer.graph import asset_node, dag_node
 from explorer.scenario import FORMAT, Scenario, ScenarioError, dumps_scenario
 from explorer.scenario.load import parse_json
 from explorer.scenario.migrations import migrate
 from explorer.scenario.read import read_scenario
 from explorer.scenario.validate import schema_problems
-from explorer.ui import edits
 
 __all__ = ["copy_nodes", "paste"]
 

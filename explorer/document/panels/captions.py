@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, fmt_utc
+from explorer.document.timeline.timebase import fmt_local, fmt_span, fmt_utc
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Change

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from explorer.ui.timeline.data import EventStore, GhostRun, Lane, RunStore, WindowBox
-from explorer.ui.timeline.dst import DstTransition
-from explorer.ui.timeline.timebase import fmt_local, fmt_span, fmt_utc
+from explorer.document.timeline.data import EventStore, GhostRun, Lane, RunStore, WindowBox
+from explorer.document.timeline.dst import DstTransition
+from explorer.document.timeline.timebase import fmt_local, fmt_span, fmt_utc
 
 if TYPE_CHECKING:
     from explorer.engine.assets.store import AssetEvent

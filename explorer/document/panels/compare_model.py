@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from explorer.document.timeline.timebase import fmt_span
 from explorer.engine.dag import DagSpec
 from explorer.engine.diff import RunFacts, pair_runs
 from explorer.engine.errors import EngineError
@@ -28,7 +29,6 @@ from explorer.engine.timetables.base import Timetable
 from explorer.engine.timetables.interval import CronDataIntervalTimetable
 from explorer.engine.timetables.trigger import CronTriggerTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
-from explorer.ui.timeline.timebase import fmt_span
 
 __all__ = ["Pair", "Side", "compare", "differences", "next_infos", "side_of", "variants_of"]
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from explorer.document.timeline.timebase import fmt_span
 from explorer.engine.tz import get_zone, make_aware
-from explorer.ui.timeline.timebase import fmt_span
 
 __all__ = ["DstTransition", "transitions_between"]
 

@@ -32,9 +32,9 @@ from explorer.scenario.model import (
 from explorer.scenario.values import Duration, Instant
 
 if TYPE_CHECKING:
+    from explorer.document.timeline.data import GhostRun
     from explorer.engine.assets.condition import AssetKey
     from explorer.engine.runs import DagRun
-    from explorer.ui.timeline.data import GhostRun
 
 __all__ = [
     "external_event",

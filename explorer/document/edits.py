@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from explorer.document import conditions
 from explorer.graph import alias_node, asset_node, dag_node, gate_node, ref_node
 from explorer.scenario import (
     AssetDecl,
@@ -49,7 +50,6 @@ from explorer.scenario import (
 )
 from explorer.scenario.model import AssetDag, DeployAction, RemoveDagAction
 from explorer.scenario.values import JsonValue
-from explorer.ui import conditions
 
 __all__ = [
     "DEFAULT_TASK_DURATION",
@@ -460,7 +460,7 @@ def connect(s: Scenario, source: str, target: str, *, task_id: str | None = None
     - a task's outlet (``source`` a DAG and ``task_id``) into an asset, alias
       or ``Asset.ref``: the task gains the outlet;
     - an asset, alias or ``Asset.ref`` into a DAG: it joins the DAG's
-      schedule (see :func:`explorer.ui.conditions.add_input`);
+      schedule (see :func:`explorer.document.conditions.add_input`);
     - into a gate: it joins that gate.
     Anything else is refused with a hint.
     """

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from explorer.document.timeline.timebase import to_x_or_nan
 from explorer.engine.assets.condition import AssetKey, AssetNode, walk
 from explorer.engine.runlog import NULL_INSTANT, PackedColumns, RunLog
 from explorer.engine.runlog import RUN_STATES as LOG_RUN_STATES
 from explorer.engine.runlog import RUN_TYPES as LOG_RUN_TYPES
 from explorer.engine.runs import DagRun
-from explorer.ui.timeline.timebase import to_x_or_nan
 
 if TYPE_CHECKING:
     from explorer.engine.assets.store import AssetEvent

@@ -1,0 +1,4 @@
+"""The timeline's data without Qt.
+
+Run and event columns, lanes, DST days, time formatting and picking.
+"""

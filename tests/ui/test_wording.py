@@ -79,10 +79,19 @@ def test_the_next_run_menu_names_the_run_by_when_it_is_created(window: MainWindo
 
 
 def test_the_legend_wraps_between_entries_not_inside_one() -> None:
-    from explorer.ui.timeline.pane import legend_html
+    from explorer.ui.timeline.pane import legend_entries, legend_html
     from explorer.ui.timeline.style import NORMAL
 
     html = legend_html(NORMAL)
-    for words in ("next&nbsp;run", "no&nbsp;interval", "window&nbsp;members", "DST&nbsp;day"):
+    for words in (
+        "next&nbsp;run",
+        "no&nbsp;interval",
+        "window&nbsp;members",
+        "DST&nbsp;day",
+        "no&nbsp;task&nbsp;instances",
+    ):
         assert words in html
+    for group in legend_entries(NORMAL):
+        for _, words in group:  # every entry's words stay on one line
+            assert words.replace(" ", "&nbsp;") in html
     assert "</span> " not in html  # no swatch is left alone at a line's end

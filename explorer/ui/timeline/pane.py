@@ -67,36 +67,50 @@ class _BadgeText:
         return len(self.store)
 
 
-def legend_html(style: TimelineStyle) -> str:
+def legend_entries(style: TimelineStyle) -> list[list[tuple[str, str]]]:
+    """The legend's groups of (swatch HTML, words): what each mark of the timeline means."""
+
     def sw(colour: str, glyph: str = "■") -> str:
         return f'<span style="color:{colour[:7]}">{glyph}</span>'
 
-    def keep(text: str) -> str:
-        # a swatch stays with its words: a wrapped legend split "next" from "run"
-        return (
-            text.replace("</span> ", "</span>&nbsp;")
-            .replace(" run", "&nbsp;run")
-            .replace(" members", "&nbsp;members")
-            .replace("DST day", "DST&nbsp;day")
-            .replace("no interval", "no&nbsp;interval")
-            .replace("no data", "no&nbsp;data")
-        )
-
     t, st = style.type_colours, style.state_colours
-    parts = [
-        f"{sw(t[0])} interval {sw(t[1])} manual {sw(t[3])} backfill",
-        f"{sw(style.logical, '▮')} logical_date {sw(style.run_after, '▮')} run_after "
-        f"{sw(style.created, '▮')} created",
-        f"{sw(st[0])} queued {sw(st[1])} running {sw(st[2])} success {sw(st[3], '▨')} failed",
-        f"{sw(style.no_interval)} no interval {sw(style.no_task_instances, '⊘')} no task instances",
-        f"{sw(style.source_colours[0], '▮')} event {sw(style.source_colours[1], '▮')} external "
-        f"{sw(style.no_data, '▮')} no data",
-        f"{sw(style.box_colours[0])}{sw(style.box_colours[1])}{sw(style.box_colours[2])} "
-        "window members",
-        f"{sw(style.dst_line)} DST day",
-        f"{sw(style.ghost, '┆')} next run",
+    return [
+        [(sw(t[0]), "interval"), (sw(t[1]), "manual"), (sw(t[3]), "backfill")],
+        [
+            (sw(style.logical, "▮"), "logical_date"),
+            (sw(style.run_after, "▮"), "run_after"),
+            (sw(style.created, "▮"), "created"),
+        ],
+        [
+            (sw(st[0]), "queued"),
+            (sw(st[1]), "running"),
+            (sw(st[2]), "success"),
+            (sw(st[3], "▨"), "failed"),
+        ],
+        [
+            (sw(style.no_interval), "no interval"),
+            (sw(style.no_task_instances, "⊘"), "no task instances"),
+        ],
+        [
+            (sw(style.source_colours[0], "▮"), "event"),
+            (sw(style.source_colours[1], "▮"), "external"),
+            (sw(style.no_data, "▮"), "no data"),
+        ],
+        [("".join(sw(colour) for colour in style.box_colours[:3]), "window members")],
+        [(sw(style.dst_line), "DST day")],
+        [(sw(style.ghost, "┆"), "next run")],
     ]
-    return " &nbsp;·&nbsp; ".join(keep(part) for part in parts)
+
+
+def legend_html(style: TimelineStyle) -> str:
+    """The legend as rich text that wraps only between entries: a swatch and its words are
+    one unbreakable unit (a wrapped legend once split "next" from "run")."""
+
+    def entry(swatch: str, words: str) -> str:
+        return swatch + "&nbsp;" + words.replace(" ", "&nbsp;")
+
+    groups = legend_entries(style)
+    return " &nbsp;·&nbsp; ".join(" ".join(entry(*e) for e in group) for group in groups)
 
 
 class TimelinePane(QtWidgets.QWidget):

@@ -414,6 +414,30 @@ class TestKeyboard:
         (d0, d1), _ = pane.viewbox.viewRange()
         assert (d0 + d1) / 2 == pytest.approx(utc(2024, 3, 12).timestamp())
 
+    def test_clock_closes_in_on_a_horizon_of_months(self, qtbot: QtBot) -> None:
+        """An eight-month horizon fitted on screen: centring that view on the clock
+        changed nothing visible (the range is clamped to the horizon); C now shows
+        the days around the clock."""
+        widget = TimelinePane()
+        qtbot.addWidget(widget)
+        widget.resize(1300, 520)
+        scenario = load_scenario(SCENARIOS / "ny_rollup_dst.json")
+        sim = make_simulation(build_engine_inputs(scenario))
+        sim.advance_to(utc(2024, 3, 9, 11))
+        widget.set_horizon(utc(2024, 3, 9, 5), utc(2024, 11, 4, 11))
+        widget.show_simulation(sim)
+        widget.show()
+        qtbot.waitExposed(widget)
+        widget.fit()
+        assert widget.handle_key(QtCore.Qt.Key.Key_C)
+        start, end = widget.x_range()
+        assert start <= sim.now <= end
+        assert end - start <= timedelta(days=2)
+        widget.set_x_range(sim.now - timedelta(hours=2), sim.now + timedelta(hours=4))
+        widget.center_on_clock()  # a view already close keeps its width
+        start, end = widget.x_range()
+        assert end - start == timedelta(hours=6)
+
     def test_wheel_zooms_time_only(self, qtbot: QtBot, pane: TimelinePane) -> None:
         pane.show_simulation(orders_mart_sim(utc(2024, 3, 12)))
         pane.fit()

@@ -164,7 +164,7 @@ class TimelinePane(QtWidgets.QWidget):
         fit.clicked.connect(self.fit)
         now = QtWidgets.QToolButton()
         now.setText("Clock")
-        now.setToolTip("Centre on the clock (C)")
+        now.setToolTip("Centre on the clock, closing in to two days around it (C)")
         now.clicked.connect(self.center_on_clock)
         top = QtWidgets.QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 0)
@@ -383,8 +383,20 @@ class TimelinePane(QtWidgets.QWidget):
         if self._marker is not None:
             self._marker.hide()
 
+    #: The widest view "Clock" keeps: a horizon of months fitted on screen puts a day's
+    #: runs in a pixel, and centring that view on the clock changes nothing one can see.
+    CLOCK_SPAN_S = 2 * 86400.0
+
     def center_on_clock(self) -> None:
-        if self._sim is not None:
+        """Centre on the clock; a view wider than :attr:`CLOCK_SPAN_S` closes in to it."""
+        if self._sim is None:
+            return
+        (x0, x1), _ = self.viewbox.viewRange()
+        if x1 - x0 > self.CLOCK_SPAN_S:
+            x = self._sim.now.timestamp()
+            half = self.CLOCK_SPAN_S / 2
+            self.viewbox.setXRange(x - half, x + half, padding=0)
+        else:
             self.center_on(self._sim.now)
 
     def set_x_range(self, start: datetime, end: datetime) -> None:
@@ -789,7 +801,7 @@ class TimelinePane(QtWidgets.QWidget):
         elif key == k.Key_Home:
             self.fit()
         elif key == k.Key_C and self._sim is not None:
-            self.center_on(self._sim.now)
+            self.center_on_clock()
         elif key == k.Key_Escape and self.run_card.isVisible():
             self.run_card.dismiss()
         else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
@@ -60,11 +61,11 @@ class Rotation:
         ``now`` and moved to the back; returned in rotation order."""
         taken: list[_Entry] = []
         if not self.fresh_sorted:
-            self.fresh = deque(sorted(self.fresh, key=lambda e: e[0].run_after))
+            self.fresh = deque(sorted(self.fresh, key=_run_after))
             self.fresh_sorted = True
         self._take(self.fresh, taken, dags, cap)
         self._take(self.queue, taken, dags, cap)
-        taken.sort(key=lambda e: e[0].run_after)  # stable: earlier place breaks ties
+        taken.sort(key=_run_after)  # stable: earlier place breaks ties
         for run, _ in taken:
             run.last_scheduling_decision = now
         self.queue.extend(taken)
@@ -92,8 +93,83 @@ class Rotation:
 
     def skip(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
         """Replay the examinations of ``count`` loops the simulator skipped (``last`` the
-        latest of them). With nothing else changing, the rotation is periodic: once a
-        state repeats, whole periods are jumped over (the stamps only say when a run was
+        latest of them).
+
+        Nothing else changes in those loops, so every one takes the first ``cap``
+        examinable entries, sorts them by run_after and puts them at the back. Without
+        runs of paused DAGs in the queue (the usual case) that is a rotation of one list
+        (:meth:`_rotate`); with them, each loop is replayed as :meth:`examine` does it.
+        """
+        if count <= 0:
+            return
+        self._drop_ended()
+        if any(dags[run.dag_id].is_paused for run, _ in (*self.fresh, *self.queue)):
+            self._replay(dags, count, last, cap)
+        else:
+            self._rotate(dags, count, last, cap)
+
+    def _drop_ended(self) -> None:
+        """Forget entries of runs that ended or started again: :meth:`_take` would drop
+        them unseen, so removing them first changes no examination."""
+
+        def current(entry: _Entry) -> bool:
+            return entry[0].state == "running" and entry[0].start_date == entry[1]
+
+        if not all(map(current, self.fresh)):
+            self.fresh = deque(filter(current, self.fresh))
+        if not all(map(current, self.queue)):
+            self.queue = deque(filter(current, self.queue))
+
+    def _rotate(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
+        """``count`` examinations when every entry is examinable: the front ``cap``
+        entries of fresh-then-queue, sorted by run_after, go to the back, ``count`` times,
+        on one list of runs. The rotation is deterministic, so once every fresh run has
+        been taken it is periodic: Brent's cycle search (one saved state, compared in C)
+        finds the period and whole periods are jumped over."""
+        if not self.fresh_sorted:
+            self.fresh = deque(sorted(self.fresh, key=_run_after))
+            self.fresh_sorted = True
+        entries = {id(run): (run, started) for run, started in (*self.fresh, *self.queue)}
+        original = [run for run, _ in (*self.fresh, *self.queue)]
+        size, fresh_size = len(original), len(self.fresh)
+        if size <= cap:  # every run examined at once; later loops keep that order
+            self.examine(dags, last, cap)
+            return
+        order, head, consumed, done = list(original), 0, 0, 0
+        saved: list[DagRun] | None = None
+        power = steps = 1
+        while done < count:
+            group = order[head : head + cap]
+            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+            order.extend(group)
+            head += cap
+            consumed += cap
+            done += 1
+            if head >= 4 * size:  # keep the list short: drop what was rotated away
+                del order[:head]
+                head = 0
+            if consumed < fresh_size + size or count - done < 2:
+                continue  # fresh runs still to take: no state can repeat yet
+            state = order[head:]
+            if saved is not None and state == saved:
+                jumped = (count - done) // steps * steps
+                done += jumped
+                consumed += jumped * cap
+                saved = None  # the remainder is shorter than a period
+                continue
+            if saved is None or steps == power:
+                saved, power, steps = state, power * 2, 0
+            steps += 1
+        for run in original[: min(consumed, size)]:
+            run.last_scheduling_decision = last
+        remaining = [entries[id(run)] for run in order[head:]]
+        fresh_left = max(0, fresh_size - consumed)
+        self.fresh = deque(remaining[:fresh_left])
+        self.queue = deque(remaining[fresh_left:])
+
+    def _replay(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
+        """``count`` examinations one by one (runs of paused DAGs keep their places); once
+        a state repeats, whole periods are jumped over (the stamps only say when a run was
         last examined; the order is the queue's)."""
         seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         done = 0
@@ -114,6 +190,13 @@ class Rotation:
             period = done - first
             done += (count - done) // period * period
             seen.clear()
+
+
+def _run_after(entry: _Entry) -> datetime:
+    return entry[0].run_after
+
+
+_RUN_AFTER = attrgetter("run_after")
 
 
 #: Ids kept while looking for the rotation's period (memory bound).

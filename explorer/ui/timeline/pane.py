@@ -744,17 +744,31 @@ class TimelinePane(QtWidgets.QWidget):
         self.scrub_requested.emit(from_x(float(self.clock_line.value())))
 
     def _update_clock_label(self) -> None:
+        """The clock's label on the side of the line with room for it, shortened if
+        neither side has: in presentation type a label anchored by the view's middle
+        alone ran past the plot's left or right edge at 1280 px (issue 13)."""
         if self._sim is None:
             return
         now = self._sim.now
-        self.clock_line.label.setFormat(
-            f" {fmt_local(now, zone_of(self._zone_name))}  ·  {fmt_utc(now)} "
-        )
+        local = fmt_local(now, zone_of(self._zone_name))
+        label = self.clock_line.label
         (x0, x1), _ = self.viewbox.viewRange()
-        right_half = now.timestamp() > (x0 + x1) / 2
-        anchor = (1, 1) if right_half else (0, 1)
-        self.clock_line.label.anchors = [anchor, anchor]
-        self.clock_line.label.updatePosition()
+        width = self.viewbox.width()
+        x_px = (now.timestamp() - x0) / (x1 - x0) * width if x1 > x0 and width > 0 else 0.0
+        choice = None
+        for text in (f" {local}  ·  {fmt_utc(now)} ", f" {local} "):
+            label.setFormat(text)
+            need = label.boundingRect().width()
+            if x_px + need <= width:
+                choice = (0, 1)
+            elif x_px - need >= 0:
+                choice = (1, 1)
+            if choice is not None:
+                break
+        if choice is None:  # no side has room: the roomier one
+            choice = (0, 1) if width - x_px >= x_px else (1, 1)
+        label.anchors = [choice, choice]
+        label.updatePosition()
 
     def _zone_picked(self, name: str) -> None:
         if name and name != self._zone_name:
@@ -794,6 +808,7 @@ class TimelinePane(QtWidgets.QWidget):
             self.viewbox.setYRange(top, top + visible, padding=0)
 
     def _viewbox_resized(self, *_: object) -> None:
+        self._update_clock_label()
         if self.presentation:
             self._fit_lanes(top=self.viewbox.viewRange()[1][0])
 

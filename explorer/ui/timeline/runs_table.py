@@ -286,10 +286,11 @@ class RunsTableModel(QtCore.QAbstractTableModel):
                 return value.total_seconds()
             return str(value)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            # the whole cell, whatever the column's width (issue 13: cut cells said nothing)
             value = _value(run, column)
             if isinstance(value, datetime):
-                return fmt_utc(value, seconds=True)
-            return None
+                return f"{self._display(run, column)} · {fmt_utc(value, seconds=True)}"
+            return self._display(run, column)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and column == "state":
             return QtGui.QColor(_STATE_COLOURS.get(run.state, "#000000"))
         if role == KEY_ROLE:
@@ -428,6 +429,13 @@ class RunsTable(QtWidgets.QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self._echo = False
+        #: Columns grow to fit what new rows (or a new display zone) show, once the burst
+        #: of refreshes settles; they never shrink under the user's hand.
+        self._grow_timer = QtCore.QTimer(self)
+        self._grow_timer.setSingleShot(True)
+        self._grow_timer.setInterval(120)
+        self._grow_timer.timeout.connect(self.grow_columns)
+        self._sized_rows = 0
 
     def refresh(self, sim: Simulation) -> None:
         empty = self.model.rowCount() == 0
@@ -435,9 +443,26 @@ class RunsTable(QtWidgets.QWidget):
         self._update_count()
         if empty and self.model.rowCount():  # size the columns once, from the first rows
             self.view.resizeColumnsToContents()
+            self._sized_rows = self.model.rowCount()
+        elif self.model.rowCount() != self._sized_rows:
+            self._grow_timer.start()
 
     def set_display_zone(self, name: str) -> None:
         self.model.set_display_zone(name)
+        self._grow_timer.start()
+
+    def grow_columns(self) -> None:
+        """Widen every column whose shown cells no longer fit (a longer run_id, EDT after
+        EST...): sized once from the first rows, later cells were cut (issue 13)."""
+        self._sized_rows = self.model.rowCount()
+        header = self.view.horizontalHeader()
+        last = header.count() - 1
+        for column in range(header.count()):
+            if column == last and header.stretchLastSection():
+                continue
+            need = max(self.view.sizeHintForColumn(column), header.sectionSizeHint(column))
+            if need > self.view.columnWidth(column):
+                self.view.setColumnWidth(column, need)
 
     def select_run(self, dag_id: str, run_id: str) -> bool:
         """Select and show a run's row without emitting :attr:`run_selected`."""

@@ -305,6 +305,7 @@ class MainWindow(QMainWindow):
             "&Minimap",
             self._toggle_minimap,
             checkable=True,
+            shortcut="Ctrl+Shift+M",
             tip="Show a minimap when the graph does not fit",
         )
         r.register(

@@ -87,6 +87,7 @@ class Workspace(QObject):
             else:
                 self.simulation.message.connect(self.message)
                 self.focus.lanesChanged.connect(self.simulation.bench.timeline.set_lane_filter)
+                self.focus.lanesChanged.connect(self.simulation.bench.table.set_dag_filter)
                 self.simulation.bench.install_shortcuts(self.simulation.bench)
         self.scene.hint.connect(self.message)
         self.editor.layoutEnded.connect(self.message)

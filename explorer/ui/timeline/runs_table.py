@@ -14,6 +14,7 @@ cell's sort value.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -330,6 +331,8 @@ class RunsFilterProxy(QtCore.QSortFilterProxyModel):
         self._text = ""
         self._state = ""
         self._dag = ""
+        #: The DAGs the canvas filter shows (:mod:`explorer.ui.focus`); None: every DAG.
+        self._dags: frozenset[str] | None = None
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)
 
@@ -356,13 +359,29 @@ class RunsFilterProxy(QtCore.QSortFilterProxyModel):
         self._dag = dag_id
         self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
 
+    def set_dags(self, dag_ids: Collection[str] | None) -> None:
+        """Only the runs of these DAGs (the canvas filter, as the timeline's lanes)."""
+        dags = None if dag_ids is None else frozenset(dag_ids)
+        if dags == self._dags:
+            return
+        self.beginFilterChange()
+        self._dags = dags
+        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
+
     def filterAcceptsRow(
         self, source_row: int, source_parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex
     ) -> bool:
-        if not (self._state or self._dag or self._text):
+        if not (self._state or self._dag or self._text or self._dags is not None):
             return True  # called for every row on each layout change: keep it cheap
         model = self.sourceModel()
         assert isinstance(model, RunsTableModel)
+        if self._dags is not None:  # from the store's codes: no run object for a hidden row
+            store = model.store
+            code = int(store.dag_codes()[model.store_row(source_row)])
+            if store.dag_ids[code] not in self._dags:
+                return False
+            if not (self._state or self._dag or self._text):
+                return True
         run = model.run_at(source_row)
         if self._state and run.state != self._state:
             return False
@@ -450,6 +469,12 @@ class RunsTable(QtWidgets.QWidget):
     def set_display_zone(self, name: str) -> None:
         self.model.set_display_zone(name)
         self._grow_timer.start()
+
+    def set_dag_filter(self, keys: Collection[str] | None) -> None:
+        """Follow the canvas filter: the runs of the DAGs among ``keys`` (lane keys: DAG ids
+        and asset uris) or, with None, every run (issue 13: the table showed them all)."""
+        self.proxy.set_dags(keys)
+        self._update_count()
 
     def grow_columns(self) -> None:
         """Widen every column whose shown cells no longer fit (a longer run_id, EDT after

@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, QSizeF, Qt, QTimer
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import (
     QColor,
     QMouseEvent,
@@ -53,12 +64,16 @@ class Minimap(QGraphicsView):
         self._picture: QPixmap | None = None
         self._picture_bounds = QRectF()
         self._picture_size = QSize()
+        self._fitted: tuple[QRectF, QSize] | None = None
+        self._placed: tuple[QRectF, QRectF, QSize] | None = None
         self._stale = QTimer(self)
         self._stale.setSingleShot(True)
         self._stale.setInterval(150)
         self._stale.timeout.connect(lambda: self._fit(force=True))
         if self.source is not None:
             self.source.changed.connect(self._source_changed)
+        self._pending = True
+        main.installEventFilter(self)
         self.setInteractive(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -102,16 +117,27 @@ class Minimap(QGraphicsView):
         self.enabled_by_user = on
         self.refresh()
 
-    def graph_bounds(self) -> QRectF:
-        """The whole graph's bounding rectangle, as the minimap shows it (scene units)."""
+    def graph_bounds(self, items: QRectF | None = None) -> QRectF:
+        """The whole graph's bounding rectangle, as the minimap shows it (scene units);
+        ``items`` is the scene's items' rectangle when the caller has it (at 2,000 DAGs
+        each measure costs tens of milliseconds)."""
         scene = self.source
         if scene is None:
             return QRectF()
-        bounds = scene.itemsBoundingRect()
+        bounds = scene.itemsBoundingRect() if items is None else items
         return QRectF() if bounds.isNull() else bounds.adjusted(-30, -30, 30, 30)
 
     def refresh(self) -> None:
-        """Fit the whole graph, and show only when it does not fit the main view."""
+        """Fit the whole graph, and show only when it does not fit the main view.
+
+        While the canvas view is not on screen (a document being built) nothing is
+        measured: the view's zoom, fit and scroll bars asked a dozen times, at a tenth
+        of a second each for 2,000 DAGs; the view's Show event refreshes once.
+        """
+        if not self.main.isVisible():
+            self._pending = True
+            return
+        self._pending = False
         scene = self.source
         if scene is None:
             self.hide()
@@ -129,28 +155,40 @@ class Minimap(QGraphicsView):
         # minimap is not visible either, was never fitted, and showed a meaningless
         # 1:1 fragment of a 2,000-DAG graph once the window appeared (issue 13)
         if not self.isHidden():
-            corner = self._corner()
-            if corner != self.pos():
-                self.move(corner)
-            self._fit()
+            placed = (visible, bounds, self.main.viewport().size())
+            if placed != self._placed:  # the corner search asks the scene's index 4 times
+                self._placed = placed
+                corner = self._corner()
+                if corner != self.pos():
+                    self.move(corner)
+            self._fit(self.graph_bounds(bounds))
             self.viewport().update()
 
-    def _fit(self, *, force: bool = False) -> None:
-        """Scale to the whole graph (every time: before the first show the viewport's size is
-        not yet its own), and redraw the picture when the graph or the size changed."""
-        bounds = self.graph_bounds()
+    def _fit(self, bounds: QRectF | None = None, *, force: bool = False) -> None:
+        """Scale to the whole graph (again when the viewport's size changed: before the
+        first show it is not yet its own), and redraw the picture when the graph changed."""
+        if bounds is None:
+            bounds = self.graph_bounds()
         own = self.scene()
         if bounds.isNull() or self.isHidden() or own is None:
             return
-        own.setSceneRect(bounds)
-        self.fitInView(bounds, Qt.AspectRatioMode.KeepAspectRatio)
+        size = self.viewport().size()
+        if force or (bounds, size) != self._fitted:
+            self._fitted = (bounds, size)
+            own.setSceneRect(bounds)
+            self.fitInView(bounds, Qt.AspectRatioMode.KeepAspectRatio)
         if (
             force
             or self._picture is None
             or bounds != self._picture_bounds
-            or self._picture_size != self.viewport().size()
+            or self._picture_size != size
         ):
-            self._redraw()
+            self._redraw(bounds)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.main and event.type() == QEvent.Type.Show and self._pending:
+            self.refresh()
+        return super().eventFilter(watched, event)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -164,9 +202,10 @@ class Minimap(QGraphicsView):
         if not self.isHidden():
             self._stale.start()  # a drag moves a node every event: redraw once it rests
 
-    def _redraw(self) -> None:
+    def _redraw(self, bounds: QRectF | None = None) -> None:
         """Draw the schematic of the whole graph into the cached picture."""
-        bounds = self.graph_bounds()
+        if bounds is None:
+            bounds = self.graph_bounds()
         self._picture_bounds = bounds
         if bounds.isNull():
             self._picture = None

@@ -130,3 +130,25 @@ def test_presentation_hides_every_dock_but_the_timeline(qtbot: QtBot, small: Mai
     bench.presentation.exit()
     _settle(qtbot)
     assert small.findChild(QtWidgets.QDockWidget, "expectationsDock").isVisible()
+
+
+def test_a_pinned_run_card_shows_every_row(qtbot: QtBot, window: MainWindow) -> None:
+    from datetime import UTC, datetime
+
+    assert window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+    window.resize(1600, 1000)
+    _settle(qtbot)
+    bench = window.workspace.simulation.bench  # type: ignore[union-attr]
+    bench.session.run_to(datetime(2024, 3, 11, 9, tzinfo=UTC))
+    pane = bench.timeline
+    run = bench.session.sim.dags["ingest_orders"].runs[2]  # failed by the file's override
+    pane.select_run(run.dag_id, run.run_id, emit=True)
+    pane.fit()
+    _settle(qtbot)
+    right = QtCore.QPoint(pane.width() - pane.run_card.sizeHint().width() - 60, 40)
+    assert pane.pin_card(run.dag_id, run.run_id, right)
+    pane.dag_selected.emit("orders_mart")
+    _settle(qtbot)
+    card = pane.run_card
+    assert card.isVisible() and card.lines()[-2:] == ["events consumed", "0"]
+    assert card.height() >= card.sizeHint().height(), (card.size(), card.sizeHint())

@@ -152,3 +152,29 @@ def test_a_pinned_run_card_shows_every_row(qtbot: QtBot, window: MainWindow) -> 
     card = pane.run_card
     assert card.isVisible() and card.lines()[-2:] == ["events consumed", "0"]
     assert card.height() >= card.sizeHint().height(), (card.size(), card.sizeHint())
+
+
+def test_presentation_type_in_the_lanes_shrinks_with_them(qtbot: QtBot, window: MainWindow) -> None:
+    """At 1280x720 every lane fits only shrunk: "24 h", "next: 24 h" and the "no interval"
+    badges drawn at presentation size ran over the lanes above and below."""
+    from PySide6 import QtGui
+
+    from explorer.ui.timeline.style import PRESENTATION
+
+    assert window.open_file(EXAMPLES / "or_and_coalescing.json")
+    window.resize(1280, 720)
+    _settle(qtbot)
+    bench = window.workspace.simulation.bench  # type: ignore[union-attr]
+    pane = bench.timeline
+    bench.presentation.enter()
+    _settle(qtbot)
+    _, (y0, y1) = pane.viewbox.viewRange()
+    lane_px = pane.viewbox.height() / (y1 - y0)
+    assert lane_px < PRESENTATION.lane_px  # shrunk to fit every lane
+    for item in (pane.runs_item, pane.overlay_item):
+        font = QtGui.QFont()
+        font.setPointSizeF(item.style.font_pt * 0.85)
+        assert QtGui.QFontMetricsF(font).height() <= lane_px * 0.5, (item, lane_px)
+    bench.presentation.exit()
+    _settle(qtbot)
+    assert pane.runs_item.style == pane.style_  # the normal look back whole

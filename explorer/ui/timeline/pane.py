@@ -15,6 +15,7 @@ Public API (what the main window and the canvas bind to):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -800,12 +801,24 @@ class TimelinePane(QtWidgets.QWidget):
         count = max(len(self.lanes), 1) + TOP_STRIP + BOTTOM_STRIP
         if self.presentation:
             visible = max(visible, count)
+            self._fit_marks(height / visible)
         if visible >= count:
             shown = max(count, height / (self.style_.lane_px * 1.8))
             self.viewbox.setYRange(first, first + shown, padding=0)
         else:
             top = min(max(top, first), first + count - visible)
             self.viewbox.setYRange(top, top + visible, padding=0)
+
+    def _fit_marks(self, lane_px: float) -> None:
+        """Lanes shrunk to fit (presentation at 1280x720): the type drawn in them shrinks
+        with them, or "24 h", "next: 24 h" and the badges ran into each other (issue 13)."""
+        base = self.style_
+        share = min(1.0, lane_px / base.lane_px)
+        font_pt = max(8, round(base.font_pt * share))
+        style = base if font_pt == base.font_pt else dataclasses.replace(base, font_pt=font_pt)
+        for graphics in self._items():
+            if graphics.style != style:
+                graphics.set_style(style)
 
     def _viewbox_resized(self, *_: object) -> None:
         self._update_clock_label()

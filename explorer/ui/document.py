@@ -19,7 +19,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from explorer.scenario import Scenario
 
 if TYPE_CHECKING:
-    from explorer.ui.nodes import CanvasModel
+    from explorer.document.nodes import CanvasModel
 
 __all__ = ["ScenarioDocument"]
 

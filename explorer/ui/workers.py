@@ -157,9 +157,9 @@ class OpenJob(CancellableJob):
         self.signals = OpenSignals()
 
     def run(self) -> None:
+        from explorer.document.nodes import canvas_model, place
         from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
         from explorer.scenario.simulate import make_simulation
-        from explorer.ui.nodes import canvas_model, place
         from explorer.ui.session import CHECKPOINT_EVERY
 
         try:

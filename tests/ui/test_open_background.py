@@ -106,7 +106,7 @@ def test_the_canvas_of_a_big_file_is_read_and_laid_out_off_the_gui_thread(
     the open job; the GUI thread only adds the items (issue 13, item 9)."""
     import threading
 
-    from explorer.ui import nodes
+    from explorer.document import nodes
     from explorer.ui.canvas import scene as scene_module
 
     calls: list[str] = []

@@ -225,8 +225,13 @@ class ClockControls(QtWidgets.QWidget):
         self.next_label.setStyleSheet("color: #555")
         self.progress = QtWidgets.QProgressBar()
         self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(180)
         self.progress.setFormat("simulating… %p%")
+        # never narrower than its text: squeezed by the buttons at 1280 px it read
+        # "simulating… 4" (issue 13); it sits on the second row, beside the scrub bar
+        # that gives way
+        need = self.progress.fontMetrics().horizontalAdvance("simulating… 100%") + 36
+        self.progress.setMinimumWidth(need)
+        self.progress.setMaximumWidth(max(180, need))
         self.cancel_button = self._button(
             "Cancel", "Stop the long run where it got to", self.session.cancel
         )
@@ -244,8 +249,6 @@ class ClockControls(QtWidgets.QWidget):
             self.step_button,
             self.run_to_edit,
             self.run_to_button,
-            self.progress,
-            self.cancel_button,
         ):
             row1.addWidget(w)
         row1.addStretch(1)
@@ -253,6 +256,8 @@ class ClockControls(QtWidgets.QWidget):
         row2.addWidget(self.clock_label)
         row2.addWidget(self.scrub, 1)
         row2.addWidget(self.next_label)
+        row2.addWidget(self.progress)
+        row2.addWidget(self.cancel_button)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(2)

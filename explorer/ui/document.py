@@ -11,11 +11,15 @@ writes and what autosave copies are always exactly what undo sees.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from explorer.scenario import Scenario
+
+if TYPE_CHECKING:
+    from explorer.document.nodes import CanvasModel
 
 __all__ = ["ScenarioDocument"]
 
@@ -45,6 +49,8 @@ class ScenarioDocument(QObject):
         #: (engine inputs, simulation) built off the GUI thread when the file was opened
         #: (``workers.OpenJob``); the simulation panes take them instead of building again.
         self.prepared: tuple[object, object] | None = None
+        #: (canvas model, positions) made with them: the scene's first sync takes them.
+        self.prepared_canvas: tuple[CanvasModel, dict[str, tuple[float, float]]] | None = None
         #: A new, never-saved document is not "modified" until edited, but has no file.
 
     @property

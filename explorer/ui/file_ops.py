@@ -166,6 +166,7 @@ class FileOps(QObject):
         path = result.path
         opened = ScenarioDocument(result.scenario, path=path.resolve())
         opened.prepared = (result.inputs, result.simulation)
+        opened.prepared_canvas = result.canvas  # type: ignore[assignment]
         self.prefs.add_recent(path)
         self.prefs.set_last_directory(path.resolve().parent)
         self.opened.emit(opened)

@@ -305,6 +305,7 @@ class MainWindow(QMainWindow):
             "&Minimap",
             self._toggle_minimap,
             checkable=True,
+            shortcut="Ctrl+Shift+M",
             tip="Show a minimap when the graph does not fit",
         )
         r.register(
@@ -534,8 +535,9 @@ class MainWindow(QMainWindow):
             workspace.simulation.bench.injection.extensions.append(self.exports.timeline_items)
             self.expectations = install_expectations(self, workspace)  # issue 11
             presentation = workspace.simulation.bench.presentation
+            # every dock but the timeline's (the expectations and import docks too)
             presentation.hide.extend(
-                [self.inspector_dock, self.palette_dock, self.history_dock, self.explain_dock]
+                d for d in self.findChildren(QDockWidget) if d is not self.timeline_dock
             )
             # ... and the chrome: menu bar, toolbars, status bar, the timeline's title bar
             presentation.hide.extend([self.menuBar(), *self.findChildren(QToolBar)])

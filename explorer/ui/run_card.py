@@ -128,7 +128,7 @@ class RunCardView(QtWidgets.QFrame):
         window = self.host.window()
         if self.parentWidget() is not window:
             self.setParent(window)  # (a dock may have floated the host into another window)
-        self.adjustSize()
+        self._fit_size()
         self._place(self.host.mapTo(window, anchor))
         self.show()  # a later child than the view it floats over: drawn above it
 
@@ -138,7 +138,7 @@ class RunCardView(QtWidgets.QFrame):
         if zone_name is not None:
             self.zone_name = zone_name
         self._fill()
-        self.adjustSize()
+        self._fit_size()
         self._clamp()
 
     def set_zone(self, zone_name: str) -> None:
@@ -166,6 +166,12 @@ class RunCardView(QtWidgets.QFrame):
         return "" if self.card is None else f"{self.card.dag_id} · {self.card.run_id}"
 
     # ----------------------------------------------------------------- internals
+    def _fit_size(self) -> None:
+        """As big as its text: ``adjustSize`` alone left a card (first filled with a shorter
+        state) 7 px short, its last row cut in the main window (issue 13)."""
+        self.adjustSize()
+        self.resize(self.size().expandedTo(self.sizeHint()))
+
     def _fill(self) -> None:
         assert self.card is not None
         self.title.setText(

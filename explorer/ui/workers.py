@@ -124,13 +124,23 @@ class OpenSignals(QObject):
 class OpenResult:
     """A scenario read from its file, with its engine inputs and first simulation built."""
 
-    __slots__ = ("inputs", "path", "scenario", "simulation")
+    __slots__ = ("canvas", "inputs", "path", "scenario", "simulation")
 
-    def __init__(self, path: Path, scenario: Scenario, inputs: object, simulation: object) -> None:
+    def __init__(
+        self,
+        path: Path,
+        scenario: Scenario,
+        inputs: object,
+        simulation: object,
+        canvas: object = None,
+    ) -> None:
         self.path = path
         self.scenario = scenario
         self.inputs = inputs
         self.simulation = simulation
+        #: (canvas model, node positions) of ``scenario``: the graph read and laid out here,
+        #: not on the GUI thread (issue 13: seconds of a frozen window at 2,000 DAGs).
+        self.canvas = canvas
 
 
 class OpenJob(CancellableJob):
@@ -147,6 +157,7 @@ class OpenJob(CancellableJob):
         self.signals = OpenSignals()
 
     def run(self) -> None:
+        from explorer.document.nodes import canvas_model, place
         from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
         from explorer.scenario.simulate import make_simulation
         from explorer.ui.session import CHECKPOINT_EVERY
@@ -164,6 +175,12 @@ class OpenJob(CancellableJob):
                 return
             self.signals.stage.emit("first simulation")
             simulation = make_simulation(inputs, checkpoint_every=CHECKPOINT_EVERY)
+            if self._cancel.is_set():
+                self.signals.cancelled.emit()
+                return
+            self.signals.stage.emit("laying out the canvas")
+            model = canvas_model(scenario)  # no Qt: the graph and its layout, off the GUI
+            canvas = (model, place(model, scenario.layout))
         except ScenarioError as exc:
             self.signals.failed.emit(exc)
         except Exception as exc:  # a file the engine cannot take must not kill the app
@@ -174,7 +191,9 @@ class OpenJob(CancellableJob):
             if self._cancel.is_set():
                 self.signals.cancelled.emit()
             else:
-                self.signals.finished.emit(OpenResult(self.path, scenario, inputs, simulation))
+                self.signals.finished.emit(
+                    OpenResult(self.path, scenario, inputs, simulation, canvas)
+                )
         finally:
             self.done.set()
 

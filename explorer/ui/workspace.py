@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPoint, QPointF, Signal
-from PySide6.QtWidgets import QUndoView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from explorer.document.edits import check_airflow_id
 from explorer.scenario import ScenarioError
@@ -24,6 +24,7 @@ from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.canvas.view import CanvasView
 from explorer.ui.document import ScenarioDocument
 from explorer.ui.focus import CanvasFocus, FocusBar
+from explorer.ui.history_view import HistoryView
 from explorer.ui.inspector import Inspector
 from explorer.ui.simulation_panes import SimulationPanes
 from explorer.ui.simulation_panes import available as simulation_available
@@ -65,7 +66,7 @@ class Workspace(QObject):
         column.addWidget(self.focus_bar)
         column.addWidget(self.view, 1)
         self.inspector = Inspector(document, self.scene)
-        self.history = QUndoView(document.undo_stack)
+        self.history = HistoryView(document.undo_stack)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("Opened")
         self.history.setToolTip("Every edit, in order: click one to go back to it")
@@ -86,6 +87,7 @@ class Workspace(QObject):
             else:
                 self.simulation.message.connect(self.message)
                 self.focus.lanesChanged.connect(self.simulation.bench.timeline.set_lane_filter)
+                self.focus.lanesChanged.connect(self.simulation.bench.table.set_dag_filter)
                 self.simulation.bench.install_shortcuts(self.simulation.bench)
         self.scene.hint.connect(self.message)
         self.editor.layoutEnded.connect(self.message)

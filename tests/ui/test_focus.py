@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,39 @@ def test_the_shown_part_is_arranged_apart_and_a_move_there_moves_the_file_by_as_
     assert (item.pos().x(), item.pos().y()) == pytest.approx((x, y))
     assert ws.scene.nodes["dag:ingest"].pos().toTuple() == ws.scene.positions["dag:ingest"]
     assert ws.scene.view_offsets == {}
+
+
+def table_dags(ws: Workspace) -> set[str]:
+    assert ws.simulation is not None
+    return {dag_id for dag_id, _ in ws.simulation.bench.table.visible_keys()}
+
+
+def test_the_runs_table_follows_the_canvas_filter_as_the_timeline_does(
+    qtbot, window, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    ws = open_platform(window, tmp_path)
+    assert ws.simulation is not None
+    session, table = ws.simulation.session, ws.simulation.bench.table
+    session.run_to(session.start + timedelta(days=3))
+    everyone = table_dags(ws)
+    assert {"ingest", "reference", "side"} <= everyone  # runs of several DAGs to hide
+    # the lineage of clean: its producers and its consumer
+    ws.view.center_on_node("dag:clean")
+    click(window, ws.scene.nodes["dag:clean"].pos())
+    qtbot.mouseClick(ws.focus_bar.lineage, Qt.MouseButton.LeftButton)
+    lineage = {"ingest", "reference", "clean", "report"}
+    assert shown_dags(ws) == lineage
+    assert table_dags(ws) <= lineage and "ingest" in table_dags(ws)
+    assert {lane.key for lane in ws.simulation.bench.timeline.lanes} >= table_dags(ws)
+    assert table.count_label.text().split(" of ")[0] == str(len(table.visible_keys()))
+    # runs created while filtered are filtered too
+    session.run_to(session.start + timedelta(days=4))
+    assert table_dags(ws) <= lineage
+    # a name filter
+    qtbot.mouseClick(ws.focus_bar.lineage, Qt.MouseButton.LeftButton)
+    assert table_dags(ws) >= everyone
+    qtbot.keyClicks(ws.focus_bar.name, "side")
+    qtbot.waitUntil(lambda: shown_dags(ws) == {"side"}, timeout=3000)
+    assert table_dags(ws) == {"side"}
+    qtbot.mouseClick(ws.focus_bar.show_all, Qt.MouseButton.LeftButton)
+    assert table_dags(ws) >= everyone

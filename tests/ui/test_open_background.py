@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, QTimer
 from pytestqt.qtbot import QtBot
 
 from explorer.ui.main_window import MainWindow
@@ -97,3 +97,52 @@ def test_a_bad_big_file_shows_the_error(qtbot: QtBot, window: MainWindow, tmp_pa
     qtbot.waitUntil(lambda: not window.files.opening, timeout=120_000)
     assert window.files.prompts.errors[-1][0] == "Cannot open big.json"  # type: ignore[attr-defined]
     assert window.document() is None
+
+
+def test_the_canvas_of_a_big_file_is_read_and_laid_out_off_the_gui_thread(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph model and the layered layout of 400 DAGs (seconds at 2,000) are made by
+    the open job; the GUI thread only adds the items (issue 13, item 9)."""
+    import threading
+
+    from explorer.document import nodes
+    from explorer.ui.canvas import scene as scene_module
+
+    calls: list[str] = []
+
+    def spy(real):  # type: ignore[no-untyped-def]
+        def wrapped(*args, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append(threading.current_thread().name)
+            return real(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(nodes, "canvas_model", spy(nodes.canvas_model))
+    monkeypatch.setattr(scene_module, "canvas_model", spy(scene_module.canvas_model))
+    monkeypatch.setattr(nodes, "place", spy(nodes.place))
+    monkeypatch.setattr(scene_module, "place", spy(scene_module.place))
+    big = big_file(tmp_path)
+    assert window.open_file(ORDERS)
+    calls.clear()
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(len(ticks)))
+    timer.start(5)
+    old = window.document()
+    assert window.open_file(big)
+    assert window.document() is old  # the old document stays until the swap
+    with qtbot.waitSignal(window.files.opened, timeout=120_000):
+        pass
+    timer.stop()
+    assert ticks  # the event loop ran while the file was read and laid out
+    main = threading.main_thread().name
+    assert calls and main not in calls, calls  # model and places: made by the job
+    ws = window.workspace
+    assert ws is not None and ws.document is not old
+    assert len([n for n in ws.scene.nodes if n.startswith("dag:")]) == 400
+    assert ws.document.prepared_canvas is None  # taken by the scene, not kept
+    # an edit after that builds the model on the GUI thread as before
+    calls.clear()
+    ws.add_at("asset", QPointF(0, 0))
+    assert calls and set(calls) == {main}

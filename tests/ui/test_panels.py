@@ -485,3 +485,77 @@ def test_presentation_in_the_main_window_keeps_only_canvas_and_timeline(
     simulation.bench.presentation.exit()
     assert window.inspector_dock.isVisible()
     qtbot.waitUntil(lambda: view.zoom() == before, timeout=2000)  # the user's zoom comes back
+
+
+def _pixels_of(image: QtGui.QImage, colour: str, tolerance: int = 40) -> int:
+    """How many pixels of ``image`` are close to ``colour`` (a hatch or an outline)."""
+    target = QtGui.QColor(colour)
+    view = image.convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    count = 0
+    for y in range(0, view.height(), 2):
+        for x in range(0, view.width(), 2):
+            c = view.pixelColor(x, y)
+            if (
+                abs(c.red() - target.red())
+                + abs(c.green() - target.green())
+                + abs(c.blue() - target.blue())
+                <= tolerance
+            ):
+                count += 1
+    return count
+
+
+class TestInjectedFutureFailure:
+    """A failure injected on a run that does not exist yet is on the timeline before it
+    happens, and the menu names that run by when it will be created (issue 13, item 7)."""
+
+    def test_the_doomed_run_is_marked_until_it_fails(self, bench: Workbench) -> None:
+        from explorer.ui.timeline.style import NORMAL
+
+        session, timeline = bench.session, bench.timeline
+        failed_colour = NORMAL.state_colours[3]
+        step_until(bench, utc(2024, 3, 10, 5, 20))  # the 23 h run is the next one
+        timeline.set_x_range(utc(2024, 3, 9, 12), utc(2024, 3, 11, 12))
+        before = _pixels_of(timeline.plot.grab().toImage(), failed_colour)
+        target = timeline.target_at(utc(2024, 3, 10, 18), "ingest_orders")
+        assert target is not None and target.kind == "ghost"
+        menu = bench.injection.build_menu(target)
+        texts = [a.text() for a in menu.actions()]
+        # the run is named by its run_after (created Mon 11 Mar 00:00 EDT), not by its
+        # logical date (Sun 10 Mar, a day earlier)
+        assert any("created Mon 11 Mar 2024 00:00 EDT" in t for t in texts), texts
+        assert not any(t.startswith("✗") for t in texts)
+        trigger(menu, "Make it fail when it runs")
+
+        ghost = timeline.ghosts["ingest_orders"]
+        assert ghost.run_after == utc(2024, 3, 11, 4)
+        (mark,) = [g for g in timeline.overlay_item.ghosts if g.run_after == 1710129600.0]
+        assert mark.injected == 2
+        target = timeline.target_at(utc(2024, 3, 10, 18), "ingest_orders")
+        assert target is not None and target.kind == "ghost"
+        injected = timeline.injected_of(target)
+        assert injected is not None and injected.fails
+        from explorer.document.timeline.picking import describe
+        from explorer.document.timeline.timebase import zone_of
+
+        tip = describe(target, zone_of(NY), injected=injected)
+        assert "injected: its tasks fail" in tip
+        again = [a.text() for a in bench.injection.build_menu(target).actions()]
+        assert "✗ injected: its tasks fail" in again
+        # drawn: hatched and outlined in the failed colour where nothing was failed before
+        after = _pixels_of(timeline.plot.grab().toImage(), failed_colour)
+        assert after > before + 50, (before, after)
+
+        # created and running: still marked (the failure has not happened yet)
+        session.run_to(utc(2024, 3, 11, 4, 5))
+        run = session.sim.dags["ingest_orders"].runs[2]
+        assert run.state == "running" and run.logical_date == utc(2024, 3, 10, 5)
+        assert (run.dag_id, run.run_id) in timeline.injected_runs
+        assert len(timeline.overlay_item.doomed) == 1
+        # it happened: the run is failed, no more marks, the next ghost is clean
+        session.run_to(utc(2024, 3, 12))
+        assert run.dag_id == "ingest_orders"
+        assert session.sim.dags["ingest_orders"].runs[2].state == "failed"
+        assert timeline.injected_runs == {} and timeline.overlay_item.doomed == []
+        assert timeline.injected_ghosts == {}
+        assert all(g.injected == 0 for g in timeline.overlay_item.ghosts)

@@ -20,6 +20,7 @@ from explorer.document.timeline.dst import DstTransition
 from explorer.document.timeline.timebase import fmt_local, fmt_span, fmt_utc
 
 if TYPE_CHECKING:
+    from explorer.document.timeline.injected import Injected
     from explorer.engine.assets.store import AssetEvent
     from explorer.engine.runs import DagRun
 
@@ -110,7 +111,11 @@ def _both(value: datetime | None, zone: tzinfo) -> str:
 
 
 def describe(
-    target: TimelineTarget, zone: tzinfo, transitions: list[DstTransition] | None = None
+    target: TimelineTarget,
+    zone: tzinfo,
+    transitions: list[DstTransition] | None = None,
+    *,
+    injected: Injected | None = None,
 ) -> str:
     """Tooltip HTML: Airflow's field names, each instant in the display zone and in UTC."""
     rows: list[tuple[str, str]] = []
@@ -143,6 +148,8 @@ def describe(
     elif target.ghost is not None:
         g = target.ghost
         title = f"{g.dag_id} · next run (not created yet)"
+        if injected is not None:
+            rows.append(("<span style='color:#c62828'>✗</span>", html.escape(injected.text)))
         rows += [
             ("logical_date", _both(g.logical_date, zone)),
             ("data_interval_start", _both(g.interval_start, zone)),
@@ -151,7 +158,8 @@ def describe(
         ]
         if g.interval_start and g.interval_end:
             rows.append(("interval length", fmt_span(g.interval_end - g.interval_start)))
-        rows.append(("", "right-click to make it fail, be delayed, …"))
+        if injected is None:
+            rows.append(("", "right-click to make it fail, be delayed, …"))
     elif target.event is not None:
         e = target.event
         title = f"asset event #{e.id} · {e.asset.name or e.asset.uri}"

@@ -72,11 +72,15 @@ class ScenarioScene(QGraphicsScene):
             self._interaction.cancel()
         previous, self._synced_with = self._synced_with, scenario
         moved = previous is not None and moved_only(previous, scenario)
-        # a move or a layout: the items stay, only their places change (edges follow them)
-        model = self.model if moved else canvas_model(scenario)
-        positions = self._moved_positions(previous, scenario) if moved else None
-        if positions is None:
-            positions = place(model, scenario.layout)
+        # a file opened in the background comes with its model and places (workers.OpenJob)
+        prepared, self.document.prepared_canvas = self.document.prepared_canvas, None
+        if previous is None and prepared is not None:
+            model, positions = prepared
+        else:
+            # a move or a layout: the items stay, only their places change (edges follow)
+            model = self.model if moved else canvas_model(scenario)
+            kept = self._moved_positions(previous, scenario) if moved else None
+            positions = place(model, scenario.layout) if kept is None else kept
         self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True

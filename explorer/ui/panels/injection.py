@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.document.panels import script_actions as sa
 from explorer.document.timeline.data import asset_keys_of
+from explorer.document.timeline.injected import injected_on_ghost
 from explorer.document.timeline.picking import TimelineTarget
 from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 from explorer.scenario.model import ScriptAction, TaskOutcome
@@ -147,6 +148,9 @@ class InjectionMenus(QtCore.QObject):
         what = f"partition {ghost.partition_key}, {when}" if ghost.partition_key else when
         header = menu.addAction(f"{ghost.dag_id} · next run ({what}, not created yet)")
         header.setEnabled(False)
+        injected = injected_on_ghost(self.session.sim, ghost)
+        if injected is not None:  # what is already injected, before adding more
+            menu.addAction(f"✗ {injected.text}").setEnabled(False)
         self._override_items(menu, sa.selector_for_ghost(ghost), at, started=False)
         menu.addSeparator()
 

@@ -21,7 +21,7 @@ from explorer.ui.timeline.batch import DeviceMap
 from explorer.ui.timeline.items import DeviceItem
 from explorer.ui.timeline.style import qcolor
 
-__all__ = ["BoxMark", "EventsItem", "GhostMark", "LinkMark", "OverlayItem"]
+__all__ = ["BoxMark", "DoomMark", "EventsItem", "GhostMark", "LinkMark", "OverlayItem"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int32]
@@ -106,6 +106,18 @@ class GhostMark:
     x0: float
     x1: float
     run_after: float
+    #: An injected override waits for this run: 2 it will fail, 1 something else, 0 none.
+    injected: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DoomMark:
+    """A queued or running run an injected override will still change (issue 13)."""
+
+    lane: float
+    x0: float
+    x1: float
+    fails: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +149,17 @@ class OverlayItem(DeviceItem):
         self.ghosts: list[GhostMark] = []
         self.boxes: list[BoxMark] = []
         self.links: list[LinkMark] = []
+        self.doomed: list[DoomMark] = []
 
     def set_marks(
         self,
         ghosts: list[GhostMark] | None = None,
         boxes: list[BoxMark] | None = None,
         links: list[LinkMark] | None = None,
+        doomed: list[DoomMark] | None = None,
     ) -> None:
+        if doomed is not None:
+            self.doomed = doomed
         if ghosts is not None:
             self.ghosts = ghosts
         if boxes is not None:
@@ -166,6 +182,7 @@ class OverlayItem(DeviceItem):
             return
         try:
             self._paint_ghosts(painter, dm)
+            self._paint_doomed(painter, dm)
             self._paint_boxes(painter, dm)
             self._paint_links(painter, dm)
         finally:
@@ -195,6 +212,56 @@ class OverlayItem(DeviceItem):
             xa = float(dm.x(g.run_after))
             top, bottom = sorted((float(dm.y(g.lane - 0.44)), float(dm.y(g.lane + 0.44))))
             p.drawLine(QtCore.QPointF(xa, top), QtCore.QPointF(xa, bottom))
+            if g.injected:
+                self._paint_injected(p, dm, g, xa, top, bottom)
+                p.setFont(font)
+
+    def _injected_colour(self, fails: bool) -> QtGui.QColor:
+        return qcolor(self.style.state_colours[3] if fails else self.style.run_after)
+
+    def _paint_injected(
+        self, p: QtGui.QPainter, dm: DeviceMap, g: GhostMark, xa: float, top: float, bottom: float
+    ) -> None:
+        """A future run an injected override waits for: hatched, outlined in the failed
+        colour at its run_after, labelled, so the failure is seen before it happens."""
+        colour = self._injected_colour(g.injected == 2)
+        if math.isfinite(g.x0) and math.isfinite(g.x1):
+            x0, x1 = sorted((float(dm.x(g.x0)), xa))
+        else:
+            x0, x1 = xa - 7, xa
+        rect = QtCore.QRectF(x0, top, max(x1 - x0, 7.0), bottom - top)
+        p.setBrush(QtGui.QBrush(colour, QtCore.Qt.BrushStyle.BDiagPattern))
+        p.setPen(QtGui.QPen(colour, max(2.0, self.style.mark_px), QtCore.Qt.PenStyle.DashLine))
+        p.drawRect(rect)
+        p.setPen(QtGui.QPen(colour, max(2.0, self.style.mark_px)))
+        p.drawLine(QtCore.QPointF(xa, top), QtCore.QPointF(xa, bottom))
+        font = QtGui.QFont()
+        font.setPointSizeF(self.style.font_pt * 0.85)
+        font.setBold(True)
+        p.setFont(font)
+        text = "✗ will fail" if g.injected == 2 else "✎ injected"
+        width = p.fontMetrics().horizontalAdvance(text) + 8
+        label = QtCore.QRectF(xa + 3, top, width, p.fontMetrics().height() + 2)
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        p.setBrush(qcolor("#ffffffe0"))
+        p.drawRect(label)
+        p.setPen(colour)
+        p.drawText(label, QtCore.Qt.AlignmentFlag.AlignCenter, text)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+
+    def _paint_doomed(self, p: QtGui.QPainter, dm: DeviceMap) -> None:
+        for d in self.doomed:
+            if not (dm.ymin - 1 <= d.lane <= dm.ymax + 1) or not math.isfinite(d.x0):
+                continue
+            colour = self._injected_colour(d.fails)
+            x0 = float(dm.x(d.x0))
+            x1 = float(dm.x(d.x1)) if math.isfinite(d.x1) else x0
+            top, bottom = sorted((float(dm.y(d.lane - 0.44)), float(dm.y(d.lane + 0.44))))
+            rect = QtCore.QRectF(x0 - 2, top, max(x1 - x0, 3.0) + 4, bottom - top)
+            p.setBrush(QtGui.QBrush(colour, QtCore.Qt.BrushStyle.BDiagPattern))
+            p.setPen(QtGui.QPen(colour, max(2.0, self.style.mark_px), QtCore.Qt.PenStyle.DashLine))
+            p.drawRect(rect)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
 
     def _paint_boxes(self, p: QtGui.QPainter, dm: DeviceMap) -> None:
         s = self.style

@@ -15,6 +15,7 @@ Public API (what the main window and the canvas bind to):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -36,13 +37,22 @@ from explorer.document.timeline.data import (
     window_boxes,
 )
 from explorer.document.timeline.dst import DstTransition, transitions_between
+from explorer.document.timeline.injected import Injected, injected_on_ghost, injected_on_runs
 from explorer.document.timeline.picking import TimelineTarget, describe, pick
 from explorer.document.timeline.timebase import fmt_local, fmt_utc, from_x, zone_of
+from explorer.engine.actions import Override
 from explorer.engine.run_card import RunCard, run_card
 from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
 from explorer.ui.timeline.items import DeviceItem, RunsItem, RunsView
-from explorer.ui.timeline.marks import BoxMark, EventsItem, GhostMark, LinkMark, OverlayItem
+from explorer.ui.timeline.marks import (
+    BoxMark,
+    DoomMark,
+    EventsItem,
+    GhostMark,
+    LinkMark,
+    OverlayItem,
+)
 from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL, PRESENTATION, TimelineStyle
 
@@ -129,6 +139,10 @@ class TimelinePane(QtWidgets.QWidget):
         self.lanes: list[Lane] = []
         self.transitions: list[DstTransition] = []
         self.ghosts: dict[str, GhostRun] = {}
+        #: What injected overrides will do to a ghost (by dag_id) / an active run, before
+        #: it happens (issue 13): drawn hatched in the failed colour, told in the tooltip.
+        self.injected_ghosts: dict[str, Injected] = {}
+        self.injected_runs: dict[tuple[str, str], Injected] = {}
         self._sim: Simulation | None = None
         self._order: list[str] = []
         #: Lane keys shown (the canvas's filter, :mod:`explorer.ui.focus`); None: every lane.
@@ -300,7 +314,10 @@ class TimelinePane(QtWidgets.QWidget):
             self.events.col_t(), self._event_lanes, self.events.sources(), self.events.wrote()
         )
         self.ghosts = {g.dag_id: g for g in ghost_runs(sim)}
-        self.overlay_item.set_marks(ghosts=self._ghost_marks(), boxes=self._box_marks(sim))
+        self._find_injected(sim)
+        self.overlay_item.set_marks(
+            ghosts=self._ghost_marks(), boxes=self._box_marks(sim), doomed=self._doom_marks()
+        )
         spans = [
             (
                 float(self._lane_of_dag[span.dag_id]),
@@ -547,7 +564,28 @@ class TimelinePane(QtWidgets.QWidget):
                 continue
             x0 = g.interval_start.timestamp() if g.interval_start else float("nan")
             x1 = g.interval_end.timestamp() if g.interval_end else float("nan")
-            marks.append(GhostMark(float(lane), x0, x1, g.run_after.timestamp()))
+            injected = self.injected_ghosts.get(dag_id)
+            level = 0 if injected is None else 2 if injected.fails else 1
+            marks.append(GhostMark(float(lane), x0, x1, g.run_after.timestamp(), level))
+        return marks
+
+    def _find_injected(self, sim: Simulation) -> None:
+        if not any(isinstance(a, Override) for a in sim.script):
+            self.injected_ghosts, self.injected_runs = {}, {}
+            return
+        found = ((g.dag_id, injected_on_ghost(sim, g)) for g in self.ghosts.values())
+        self.injected_ghosts = {dag_id: i for dag_id, i in found if i is not None}
+        self.injected_runs = injected_on_runs(sim)
+
+    def _doom_marks(self) -> list[DoomMark]:
+        marks = []
+        for (dag_id, run_id), injected in self.injected_runs.items():
+            row = self.runs.find(dag_id, run_id)
+            lane = self._lane_of_dag.get(dag_id)
+            if row is None or lane is None or row >= self.runs_item._left.size:
+                continue
+            left, right = float(self.runs_item._left[row]), float(self.runs_item._right[row])
+            marks.append(DoomMark(float(lane), left, right, injected.fails))
         return marks
 
     def _box_marks(self, sim: Simulation) -> list[BoxMark]:
@@ -662,7 +700,9 @@ class TimelinePane(QtWidgets.QWidget):
         if target is None or (target.run is not None and card.pinned):
             QtWidgets.QToolTip.hideText()
             return
-        text = describe(target, zone_of(self._zone_name), self.transitions)
+        text = describe(
+            target, zone_of(self._zone_name), self.transitions, injected=self.injected_of(target)
+        )
         global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
         QtWidgets.QToolTip.showText(global_pos + QtCore.QPoint(14, 14), text, self.plot)
 
@@ -684,6 +724,14 @@ class TimelinePane(QtWidgets.QWidget):
         else:
             self.run_card.dismiss()
 
+    def injected_of(self, target: TimelineTarget) -> Injected | None:
+        """What an injected override will do to this run or ghost (None: nothing)."""
+        if target.run is not None:
+            return self.injected_runs.get((target.run.dag_id, target.run.run_id))
+        if target.ghost is not None:
+            return self.injected_ghosts.get(target.ghost.dag_id)
+        return None
+
     def activate(self, target: TimelineTarget) -> None:
         """What a left click does: select the run, or the DAG / asset of the lane."""
         if target.run is not None:
@@ -697,17 +745,31 @@ class TimelinePane(QtWidgets.QWidget):
         self.scrub_requested.emit(from_x(float(self.clock_line.value())))
 
     def _update_clock_label(self) -> None:
+        """The clock's label on the side of the line with room for it, shortened if
+        neither side has: in presentation type a label anchored by the view's middle
+        alone ran past the plot's left or right edge at 1280 px (issue 13)."""
         if self._sim is None:
             return
         now = self._sim.now
-        self.clock_line.label.setFormat(
-            f" {fmt_local(now, zone_of(self._zone_name))}  ·  {fmt_utc(now)} "
-        )
+        local = fmt_local(now, zone_of(self._zone_name))
+        label = self.clock_line.label
         (x0, x1), _ = self.viewbox.viewRange()
-        right_half = now.timestamp() > (x0 + x1) / 2
-        anchor = (1, 1) if right_half else (0, 1)
-        self.clock_line.label.anchors = [anchor, anchor]
-        self.clock_line.label.updatePosition()
+        width = self.viewbox.width()
+        x_px = (now.timestamp() - x0) / (x1 - x0) * width if x1 > x0 and width > 0 else 0.0
+        choice = None
+        for text in (f" {local}  ·  {fmt_utc(now)} ", f" {local} "):
+            label.setFormat(text)
+            need = label.boundingRect().width()
+            if x_px + need <= width:
+                choice = (0, 1)
+            elif x_px - need >= 0:
+                choice = (1, 1)
+            if choice is not None:
+                break
+        if choice is None:  # no side has room: the roomier one
+            choice = (0, 1) if width - x_px >= x_px else (1, 1)
+        label.anchors = [choice, choice]
+        label.updatePosition()
 
     def _zone_picked(self, name: str) -> None:
         if name and name != self._zone_name:
@@ -739,6 +801,7 @@ class TimelinePane(QtWidgets.QWidget):
         count = max(len(self.lanes), 1) + TOP_STRIP + BOTTOM_STRIP
         if self.presentation:
             visible = max(visible, count)
+            self._fit_marks(height / visible)
         if visible >= count:
             shown = max(count, height / (self.style_.lane_px * 1.8))
             self.viewbox.setYRange(first, first + shown, padding=0)
@@ -746,7 +809,19 @@ class TimelinePane(QtWidgets.QWidget):
             top = min(max(top, first), first + count - visible)
             self.viewbox.setYRange(top, top + visible, padding=0)
 
+    def _fit_marks(self, lane_px: float) -> None:
+        """Lanes shrunk to fit (presentation at 1280x720): the type drawn in them shrinks
+        with them, or "24 h", "next: 24 h" and the badges ran into each other (issue 13)."""
+        base = self.style_
+        share = min(1.0, lane_px / base.lane_px)
+        font_pt = max(8, round(base.font_pt * share))
+        style = base if font_pt == base.font_pt else dataclasses.replace(base, font_pt=font_pt)
+        for graphics in self._items():
+            if graphics.style != style:
+                graphics.set_style(style)
+
     def _viewbox_resized(self, *_: object) -> None:
+        self._update_clock_label()
         if self.presentation:
             self._fit_lanes(top=self.viewbox.viewRange()[1][0])
 

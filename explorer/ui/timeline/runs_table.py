@@ -14,6 +14,7 @@ cell's sort value.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -286,10 +287,11 @@ class RunsTableModel(QtCore.QAbstractTableModel):
                 return value.total_seconds()
             return str(value)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            # the whole cell, whatever the column's width (issue 13: cut cells said nothing)
             value = _value(run, column)
             if isinstance(value, datetime):
-                return fmt_utc(value, seconds=True)
-            return None
+                return f"{self._display(run, column)} · {fmt_utc(value, seconds=True)}"
+            return self._display(run, column)
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and column == "state":
             return QtGui.QColor(_STATE_COLOURS.get(run.state, "#000000"))
         if role == KEY_ROLE:
@@ -329,6 +331,8 @@ class RunsFilterProxy(QtCore.QSortFilterProxyModel):
         self._text = ""
         self._state = ""
         self._dag = ""
+        #: The DAGs the canvas filter shows (:mod:`explorer.ui.focus`); None: every DAG.
+        self._dags: frozenset[str] | None = None
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)
 
@@ -355,13 +359,29 @@ class RunsFilterProxy(QtCore.QSortFilterProxyModel):
         self._dag = dag_id
         self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
 
+    def set_dags(self, dag_ids: Collection[str] | None) -> None:
+        """Only the runs of these DAGs (the canvas filter, as the timeline's lanes)."""
+        dags = None if dag_ids is None else frozenset(dag_ids)
+        if dags == self._dags:
+            return
+        self.beginFilterChange()
+        self._dags = dags
+        self.endFilterChange(QtCore.QSortFilterProxyModel.Direction.Rows)
+
     def filterAcceptsRow(
         self, source_row: int, source_parent: QtCore.QModelIndex | QtCore.QPersistentModelIndex
     ) -> bool:
-        if not (self._state or self._dag or self._text):
+        if not (self._state or self._dag or self._text or self._dags is not None):
             return True  # called for every row on each layout change: keep it cheap
         model = self.sourceModel()
         assert isinstance(model, RunsTableModel)
+        if self._dags is not None:  # from the store's codes: no run object for a hidden row
+            store = model.store
+            code = int(store.dag_codes()[model.store_row(source_row)])
+            if store.dag_ids[code] not in self._dags:
+                return False
+            if not (self._state or self._dag or self._text):
+                return True
         run = model.run_at(source_row)
         if self._state and run.state != self._state:
             return False
@@ -428,6 +448,13 @@ class RunsTable(QtWidgets.QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         self._echo = False
+        #: Columns grow to fit what new rows (or a new display zone) show, once the burst
+        #: of refreshes settles; they never shrink under the user's hand.
+        self._grow_timer = QtCore.QTimer(self)
+        self._grow_timer.setSingleShot(True)
+        self._grow_timer.setInterval(120)
+        self._grow_timer.timeout.connect(self.grow_columns)
+        self._sized_rows = 0
 
     def refresh(self, sim: Simulation) -> None:
         empty = self.model.rowCount() == 0
@@ -435,9 +462,32 @@ class RunsTable(QtWidgets.QWidget):
         self._update_count()
         if empty and self.model.rowCount():  # size the columns once, from the first rows
             self.view.resizeColumnsToContents()
+            self._sized_rows = self.model.rowCount()
+        elif self.model.rowCount() != self._sized_rows:
+            self._grow_timer.start()
 
     def set_display_zone(self, name: str) -> None:
         self.model.set_display_zone(name)
+        self._grow_timer.start()
+
+    def set_dag_filter(self, keys: Collection[str] | None) -> None:
+        """Follow the canvas filter: the runs of the DAGs among ``keys`` (lane keys: DAG ids
+        and asset uris) or, with None, every run (issue 13: the table showed them all)."""
+        self.proxy.set_dags(keys)
+        self._update_count()
+
+    def grow_columns(self) -> None:
+        """Widen every column whose shown cells no longer fit (a longer run_id, EDT after
+        EST...): sized once from the first rows, later cells were cut (issue 13)."""
+        self._sized_rows = self.model.rowCount()
+        header = self.view.horizontalHeader()
+        last = header.count() - 1
+        for column in range(header.count()):
+            if column == last and header.stretchLastSection():
+                continue
+            need = max(self.view.sizeHintForColumn(column), header.sectionSizeHint(column))
+            if need > self.view.columnWidth(column):
+                self.view.setColumnWidth(column, need)
 
     def select_run(self, dag_id: str, run_id: str) -> bool:
         """Select and show a run's row without emitting :attr:`run_selected`."""

@@ -10,6 +10,7 @@ the timeline to its instant.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -18,6 +19,7 @@ from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 from explorer.engine.alerts import Alert
 
 if TYPE_CHECKING:
+    from explorer.engine.change_marks import ChangeMark
     from explorer.ui.session import SimulationSession
 
 __all__ = ["ExplainPane"]
@@ -49,6 +51,19 @@ class ExplainPane(QtWidgets.QWidget):
         font.setBold(True)
         self.question.setFont(font)
         self.question.setWordWrap(True)  # the pane sits beside the timeline: wrap, never widen
+        #: "What did the change do?": the deploy marks of the run or mark selected (issue 12).
+        self.change_note = QtWidgets.QLabel()
+        self.change_note.setObjectName("changeNote")
+        self.change_note.setWordWrap(True)
+        self.change_note.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.change_note.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        self.change_note.setStyleSheet(
+            "#changeNote { background: #f1f8f7; border: 1px solid #80cbc4; padding: 4px; }"
+        )
+        self.change_note.hide()
+        self._change_marks: list[ChangeMark] = []
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -75,6 +90,7 @@ class ExplainPane(QtWidgets.QWidget):
         upper_layout = QtWidgets.QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
+        upper_layout.addWidget(self.change_note)
         upper_layout.addWidget(self.question)  # its own line: the pane is narrow
         upper_layout.addWidget(self.verdict)
         upper_layout.addWidget(self.conditions, 1)
@@ -106,7 +122,33 @@ class ExplainPane(QtWidgets.QWidget):
 
     def set_display_zone(self, name: str) -> None:
         self.zone_name = name
+        self._fill_change_note()
         self._changed()
+
+    def show_change(self, marks: Sequence[ChangeMark]) -> None:
+        """Say what a deployment change did to the selected run / mark, and why (DEP rule);
+        nothing (hidden) for a run no change touched."""
+        self._change_marks = list(marks)
+        self._fill_change_note()
+
+    def change_text(self) -> str:
+        """The change note as plain text (empty when hidden)."""
+        if self.change_note.isHidden():
+            return ""
+        doc = QtGui.QTextDocument()
+        doc.setHtml(self.change_note.text())
+        return doc.toPlainText()
+
+    def _fill_change_note(self) -> None:
+        from explorer.ui.timeline.change_layer import mark_html
+
+        if not self._change_marks:
+            self.change_note.hide()
+            self.change_note.clear()
+            return
+        parts = [mark_html(mark, self.zone_name) for mark in self._change_marks]
+        self.change_note.setText("<b>What the change did</b><br>" + "<hr>".join(parts))
+        self.change_note.show()
 
     def alert_list(self) -> list[Alert]:
         """The alerts at the clock (computed now if a refresh is still pending)."""

@@ -41,12 +41,14 @@ from explorer.document.timeline.timebase import fmt_local, fmt_utc, from_x, zone
 from explorer.engine.run_card import RunCard, run_card
 from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
+from explorer.ui.timeline.change_layer import ChangeLayer, mark_html
 from explorer.ui.timeline.items import DeviceItem, RunsItem, RunsView
 from explorer.ui.timeline.marks import BoxMark, EventsItem, GhostMark, LinkMark, OverlayItem
 from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL, PRESENTATION, TimelineStyle
 
 if TYPE_CHECKING:
+    from explorer.engine.change_marks import ChangeMark, DeployReport
     from explorer.engine.simulation import Simulation
 
 __all__ = ["TimelinePane", "TimelineTarget", "legend_html"]
@@ -120,6 +122,8 @@ class TimelinePane(QtWidgets.QWidget):
     context_requested = QtCore.Signal(object, QtCore.QPoint)
     scrub_requested = QtCore.Signal(object)
     display_zone_changed = QtCore.Signal(str)
+    #: A deploy mark was clicked (its :class:`~explorer.engine.change_marks.ChangeMark`).
+    change_mark_selected = QtCore.Signal(object)
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,6 +196,8 @@ class TimelinePane(QtWidgets.QWidget):
         for z, graphics in enumerate(self._items()):
             graphics.setZValue(z - 10)
             self.viewbox.addItem(graphics, ignoreBounds=True)
+        #: What each deployment change did (issue 12): marks and deploy lines.
+        self.change_layer = ChangeLayer(self.viewbox)
         self.clock_line = pg.InfiniteLine(
             angle=90,
             movable=True,
@@ -246,6 +252,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.plot.set_zone(name)
         self._update_clock_label()
         self.run_card.set_zone(name)
+        self.change_layer.set_zone(name)
         self.display_zone_changed.emit(name)
 
     def set_lane_order(self, keys: Sequence[str]) -> None:
@@ -301,6 +308,7 @@ class TimelinePane(QtWidgets.QWidget):
         )
         self.ghosts = {g.dag_id: g for g in ghost_runs(sim)}
         self.overlay_item.set_marks(ghosts=self._ghost_marks(), boxes=self._box_marks(sim))
+        self.change_layer.show(sim.now, self._lane_of_dag)
         spans = [
             (
                 float(self._lane_of_dag[span.dag_id]),
@@ -319,6 +327,40 @@ class TimelinePane(QtWidgets.QWidget):
         self._update_clock_label()
         if first:
             self.fit()
+
+    def set_deploy_report(self, report: DeployReport | None) -> None:
+        """Mark what the scenario's deployment changes did (None: no marks)."""
+        self.change_layer.set_report(report)
+        self.change_layer.item.set_selected(None)
+        if self._sim is not None:
+            self.change_layer.show(self._sim.now, self._lane_of_dag)
+
+    def select_change_mark(self, mark: ChangeMark, *, emit: bool = True) -> None:
+        """Outline a deploy mark (and its run, if it has one); tell the explain pane."""
+        self.change_layer.item.set_selected(mark)
+        if mark.run_id is not None:
+            self.select_run(mark.dag_id, mark.run_id)
+        if emit:
+            self.change_mark_selected.emit(mark)
+            self.dag_selected.emit(mark.dag_id)
+
+    def change_mark_at(self, scene_pos: QtCore.QPointF, *, over_run: bool) -> ChangeMark | None:
+        """The deploy mark under a scene point: its label wherever it is, else its shape
+        where no run is (a run under the mouse shows its card)."""
+        if not self.viewbox.sceneBoundingRect().contains(scene_pos):
+            return None
+        device = self.plot.mapFromScene(scene_pos)
+        point = self.viewbox.mapSceneToView(scene_pos)
+        (x0, x1), _ = self.viewbox.viewRange()
+        tolerance = 6 * (x1 - x0) / max(self.viewbox.width(), 1.0)
+        label = self.change_layer.mark_at(
+            point.x(), point.y(), tolerance, label_pos=QtCore.QPointF(device)
+        )
+        if label is not None and any(
+            rect.contains(QtCore.QPointF(device)) for rect, _ in self.change_layer.item.label_rects
+        ):
+            return label
+        return None if over_run else label
 
     def select_run(self, dag_id: str, run_id: str, *, emit: bool = False) -> bool:
         """Outline a run and link the events it consumed; False when there is no such run."""
@@ -644,6 +686,17 @@ class TimelinePane(QtWidgets.QWidget):
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         target = self._scene_target(scene_pos)
         card = self.run_card
+        mark = self.change_mark_at(
+            scene_pos, over_run=target is not None and target.run is not None
+        )
+        if mark is not None:
+            if not card.pinned:
+                card.hide()
+            global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
+            QtWidgets.QToolTip.showText(
+                global_pos + QtCore.QPoint(14, 14), mark_html(mark, self._zone_name), self.plot
+            )
+            return
         if target is not None and target.run is not None and not card.pinned:
             QtWidgets.QToolTip.hideText()
             shown = card.card
@@ -669,9 +722,15 @@ class TimelinePane(QtWidgets.QWidget):
     def _mouse_clicked(self, event: object) -> None:
         scene_pos = event.scenePos()  # type: ignore[attr-defined]
         target = self._scene_target(scene_pos)
+        button = event.button()  # type: ignore[attr-defined]
+        mark = self.change_mark_at(
+            scene_pos, over_run=target is not None and target.run is not None
+        )
+        if mark is not None and button == QtCore.Qt.MouseButton.LeftButton:
+            self.select_change_mark(mark)
+            return
         if target is None:
             return
-        button = event.button()  # type: ignore[attr-defined]
         if button == QtCore.Qt.MouseButton.RightButton:
             global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
             self.context_requested.emit(target, global_pos)

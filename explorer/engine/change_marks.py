@@ -181,6 +181,8 @@ class ChangeMark:
     run_id: str | None = None
     #: The run of the deployment without the change (before), if any.
     before_run_id: str | None = None
+    #: Where the after side is (the run_after of ``run_id``): an arrow points there.
+    toward: datetime | None = None
 
     def text(self, fmt: Formatter = utc_format) -> str:
         """The sentence, ending with the rule id."""
@@ -675,6 +677,7 @@ class _DagMarker:
             known_at=known_at,
             run_id=after.run_id if after else None,
             before_run_id=before.run_id if before else None,
+            toward=after.run_after if after else None,
         )
 
     def _catchup(self, f: RunFacts, change: DeployChange, twin: RunFacts | None) -> ChangeMark:

@@ -106,6 +106,7 @@ class Workbench(QtWidgets.QWidget):
         t.change_mark_selected.connect(lambda mark: self.explain.show_change([mark]))
         t.run_selected.connect(self._explain_run_change)
         self.table.run_selected.connect(self._explain_run_change)
+        self.table.template_changed.connect(t.set_template)  # the run card renders it too
         s.scenario_replaced.connect(self.update_deploy_marks)
         self.update_deploy_marks()
         self.clock_bar.set_display_zone(t.display_zone)

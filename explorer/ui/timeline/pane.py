@@ -38,6 +38,8 @@ from explorer.document.timeline.data import (
 from explorer.document.timeline.dst import DstTransition, transitions_between
 from explorer.document.timeline.picking import TimelineTarget, describe, pick
 from explorer.document.timeline.timebase import fmt_local, fmt_utc, from_x, zone_of
+from explorer.engine.context import template_context
+from explorer.engine.render import TemplateRenderer
 from explorer.engine.run_card import RunCard, run_card
 from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
@@ -49,6 +51,7 @@ from explorer.ui.timeline.style import NORMAL, PRESENTATION, TimelineStyle
 
 if TYPE_CHECKING:
     from explorer.engine.change_marks import ChangeMark, DeployReport
+    from explorer.engine.runs import DagRun
     from explorer.engine.simulation import Simulation
 
 __all__ = ["TimelinePane", "TimelineTarget", "legend_html"]
@@ -146,6 +149,8 @@ class TimelinePane(QtWidgets.QWidget):
         self._run_lanes: npt.NDArray[np.float64] = np.zeros(0)
         self._event_lanes: npt.NDArray[np.float64] = np.zeros(0)
         self._selected: tuple[str, str] | None = None
+        #: The runs table's template, rendered in the run card too (adr/0008).
+        self.template: TemplateRenderer | None = None
         self.window_boxes: list[WindowBox] = []
         self._marker: pg.InfiniteLine | None = None
         self._lane_signature: tuple[int, int, int] = (0, 0, 0)
@@ -618,7 +623,28 @@ class TimelinePane(QtWidgets.QWidget):
         row = self.runs.find(dag_id, run_id)
         if row is None or self._sim is None:
             return None
-        return run_card(self.runs.runs[row], self._sim.state.assets.events)
+        return self._card(self.runs.runs[row])
+
+    def set_template(self, source: str) -> None:
+        """The user's Jinja template, rendered for each run in its card (adr/0008)."""
+        self.template = TemplateRenderer(source) if source.strip() else None
+        self._refresh_card()
+
+    def _card(self, run: DagRun) -> RunCard:
+        """The card with the run's template context as it stands at the clock (CTX-4)."""
+        assert self._sim is not None
+        context = template_context(self._sim, run)
+        rendered: tuple[str | None, str | None] = (None, None)
+        if self.template is not None:
+            result = self.template.render(context)
+            rendered = (result.text, result.error)
+        return run_card(
+            run,
+            self._sim.state.assets.events,
+            context=context,
+            template=self.template.source if self.template is not None else None,
+            rendered=rendered,
+        )
 
     def pin_card(self, dag_id: str, run_id: str, anchor: QtCore.QPoint | None = None) -> bool:
         """Pin the card of a run beside ``anchor`` (pane coordinates; default: where it is)."""
@@ -706,8 +732,7 @@ class TimelinePane(QtWidgets.QWidget):
                 and (shown.dag_id, shown.run_id) == (target.run.dag_id, target.run.run_id)
             ):
                 return  # the same run: the card stays where it was put
-            assert self._sim is not None
-            facts = run_card(target.run, self._sim.state.assets.events)
+            facts = self._card(target.run)
             card.show_card(facts, self._zone_name, self._pane_pos(scene_pos))
             return
         if not card.pinned:

@@ -63,6 +63,18 @@ COLOURS: dict[str, str] = {
     "stale": "#757575",
 }
 _DEPLOY = "#00695c"
+#: Where each kind is drawn inside its lane (lane units around the lane's centre).
+_BANDS: dict[str, tuple[float, float]] = {
+    "skipped": (-0.40, -0.04),
+    "run_twice": (-0.40, -0.04),
+    "stale": (-0.48, 0.48),
+    "shifted": (-0.5, -0.41),
+    "added": (-0.5, -0.41),
+    "removed": (-0.5, -0.41),
+    "catchup": (0.38, 0.5),
+    "events_dropped": (0.05, 0.35),
+    "events_kept": (0.05, 0.35),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +322,13 @@ class ChangeLayer:
                 if rect.contains(label_pos):
                     return mark
         lane = math.floor(y + 0.5)
+        within = y - lane
         hits = [
-            p for p in self.placed if p.lane == lane and p.x0 - tolerance <= x <= p.x1 + tolerance
+            p
+            for p in self.placed
+            if p.lane == lane
+            and p.x0 - tolerance <= x <= p.x1 + tolerance
+            and _BANDS[p.mark.kind][0] - 0.04 <= within <= _BANDS[p.mark.kind][1] + 0.04
         ]
         if not hits:
             return None

@@ -181,11 +181,16 @@ class ChangeMarksItem(DeviceItem):
             p.drawRect(rect)
         elif mark.kind == "stale":
             top, bottom = sorted((float(dm.y(lane - 0.48)), float(dm.y(lane + 0.48))))
+            rect = QtCore.QRectF(x0, top, max(x1 - x0, 3.0), bottom - top)
             fill = QtGui.QColor(colour)
-            fill.setAlpha(40)
+            fill.setAlpha(45)
             p.setPen(QtCore.Qt.PenStyle.NoPen)
-            p.setBrush(QtGui.QBrush(fill, QtCore.Qt.BrushStyle.Dense5Pattern))
-            p.drawRect(QtCore.QRectF(x0, top, max(x1 - x0, 3.0), bottom - top))
+            p.setBrush(fill)
+            p.drawRect(rect)
+            hatch = QtGui.QColor(colour)
+            hatch.setAlpha(120)
+            p.setBrush(QtGui.QBrush(hatch, QtCore.Qt.BrushStyle.FDiagPattern))
+            p.drawRect(rect)
         elif mark.kind == "shifted":
             y = float(dm.y(lane - 0.455))
             pen.setStyle(QtCore.Qt.PenStyle.DashLine)
@@ -209,8 +214,8 @@ class ChangeMarksItem(DeviceItem):
             y = float(dm.y(lane + 0.46))
             p.setPen(pen)
             p.drawLine(QtCore.QPointF(x0, y), QtCore.QPointF(x1, y))
-            for x in (x0, x1):
-                p.drawLine(QtCore.QPointF(x, y - 4), QtCore.QPointF(x, y))
+            p.drawLine(QtCore.QPointF(x1, y - 4), QtCore.QPointF(x1, y))
+            self._glyph(p, x0, y, "↻", colour)  # due here, created at the change (x1)
         elif mark.kind in ("events_dropped", "events_kept"):
             y = float(dm.y(lane + 0.2))
             pen.setStyle(QtCore.Qt.PenStyle.DotLine)
@@ -254,7 +259,7 @@ class ChangeMarksItem(DeviceItem):
             x0, x1 = float(dm.x(placed.x0)), float(dm.x(placed.x1))
             centre = (x0 + x1) / 2
             top = float(min(dm.y(placed.lane - 0.5), dm.y(placed.lane + 0.5))) + 1
-            if mark.kind in ("catchup", "events_dropped", "events_kept", "stale"):
+            if mark.kind in ("catchup", "stale"):
                 top = float(max(dm.y(placed.lane - 0.5), dm.y(placed.lane + 0.5))) - height - 1
             elif mark.kind in ("skipped", "run_twice"):  # inside its box
                 top = float(dm.y(placed.lane - 0.22)) - height / 2
@@ -293,6 +298,15 @@ class ChangeLayer:
         if report is not None:
             for change in report.changes:
                 self.lines.append(self._line(change))
+        self.place_labels()
+
+    def place_labels(self) -> None:
+        """Each deploy line's label on the side of the line with room (right half: left)."""
+        (x0, x1), _ = self.viewbox.viewRange()
+        for line in self.lines:
+            anchor = (1, 0) if line.value() > (x0 + x1) / 2 else (0, 0)
+            line.label.anchors = [anchor, anchor]
+            line.label.updatePosition()
 
     def changes(self) -> tuple[DeployChange, ...]:
         return () if self.report is None else self.report.changes

@@ -222,6 +222,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.addItem(self.clock_line, ignoreBounds=True)
 
         self.viewbox.sigXRangeChanged.connect(lambda *_: self._update_clock_label())
+        self.viewbox.sigXRangeChanged.connect(lambda *_: self.change_layer.place_labels())
         # the plot's height changes without the pane's (a caption appears and wraps)
         self.viewbox.sigResized.connect(self._viewbox_resized)
         scene = self.plot.scene()

@@ -41,12 +41,10 @@ def upgrade_variants(scenario: Scenario, *, catchup: bool) -> tuple[Scenario, Sc
     config = scenario.airflow_config
 
     def variant(two: bool) -> Scenario:
-        changes: dict[str, bool] = {"create_cron_data_intervals": two}
+        airflow = dataclasses.replace(config, create_cron_data_intervals=two)
         if catchup:
-            changes["catchup_by_default"] = two
-        return dataclasses.replace(
-            scenario, airflow_config=dataclasses.replace(config, **changes), script=script
-        )
+            airflow = dataclasses.replace(airflow, catchup_by_default=two)
+        return dataclasses.replace(scenario, airflow_config=airflow, script=script)
 
     return variant(True), variant(False)
 

@@ -198,6 +198,8 @@ class ExplainPane(QtWidgets.QWidget):
         self._changed()
 
     def _dag_picked(self, dag_id: str) -> None:
+        if self._change_marks and all(m.dag_id != dag_id for m in self._change_marks):
+            self.show_change([])  # the note was about another DAG's run
         if dag_id:
             self._refresh_explain()
             self.dag_chosen.emit(dag_id)

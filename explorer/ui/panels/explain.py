@@ -52,15 +52,12 @@ class ExplainPane(QtWidgets.QWidget):
         self.question.setFont(font)
         self.question.setWordWrap(True)  # the pane sits beside the timeline: wrap, never widen
         #: "What did the change do?": the deploy marks of the run or mark selected (issue 12).
-        self.change_note = QtWidgets.QLabel()
+        self.change_note = QtWidgets.QTextBrowser()  # wraps and scrolls in a narrow dock
         self.change_note.setObjectName("changeNote")
-        self.change_note.setWordWrap(True)
-        self.change_note.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.change_note.setTextInteractionFlags(
-            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
-        )
+        self.change_note.setOpenLinks(False)
+        self.change_note.setMinimumHeight(80)
         self.change_note.setStyleSheet(
-            "#changeNote { background: #f1f8f7; border: 1px solid #80cbc4; padding: 4px; }"
+            "#changeNote { background: #f1f8f7; border: 1px solid #80cbc4; }"
         )
         self.change_note.hide()
         self._change_marks: list[ChangeMark] = []
@@ -90,7 +87,6 @@ class ExplainPane(QtWidgets.QWidget):
         upper_layout = QtWidgets.QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
-        upper_layout.addWidget(self.change_note)
         upper_layout.addWidget(self.question)  # its own line: the pane is narrow
         upper_layout.addWidget(self.verdict)
         upper_layout.addWidget(self.conditions, 1)
@@ -100,10 +96,12 @@ class ExplainPane(QtWidgets.QWidget):
         lower_layout.addWidget(self.alerts_title)
         lower_layout.addWidget(self.alerts, 1)
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        splitter.addWidget(self.change_note)  # its own part: never squeezed over the checks
         splitter.addWidget(upper)
         splitter.addWidget(lower)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(2, 2)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter)
@@ -135,9 +133,7 @@ class ExplainPane(QtWidgets.QWidget):
         """The change note as plain text (empty when hidden)."""
         if self.change_note.isHidden():
             return ""
-        doc = QtGui.QTextDocument()
-        doc.setHtml(self.change_note.text())
-        return doc.toPlainText()
+        return self.change_note.toPlainText()
 
     def _fill_change_note(self) -> None:
         from explorer.ui.timeline.change_layer import mark_html
@@ -147,7 +143,7 @@ class ExplainPane(QtWidgets.QWidget):
             self.change_note.clear()
             return
         parts = [mark_html(mark, self.zone_name) for mark in self._change_marks]
-        self.change_note.setText("<b>What the change did</b><br>" + "<hr>".join(parts))
+        self.change_note.setHtml("<b>What the change did</b><br>" + "<hr>".join(parts))
         self.change_note.show()
 
     def alert_list(self) -> list[Alert]:

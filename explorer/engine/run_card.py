@@ -10,16 +10,17 @@ keeps them); :meth:`RunCard.rows` renders them in a display zone and in UTC.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from explorer.engine.assets.store import AssetEvent
     from explorer.engine.runs import DagRun
 
 __all__ = [
+    "CONTEXT_KEYS",
     "ConsumedEvent",
     "RunCard",
     "run_card",
@@ -72,6 +73,54 @@ def utc_text(instant: datetime) -> str:
     return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") + "Z"
 
 
+#: The template context keys the card shows, in this order (adr/0008, CTX-1, CTX-2).
+CONTEXT_KEYS = (
+    "ds",
+    "ds_nodash",
+    "ts",
+    "logical_date",
+    "data_interval_start",
+    "data_interval_end",
+    "prev_data_interval_start_success",
+    "prev_data_interval_end_success",
+    "prev_start_date_success",
+    "prev_end_date_success",
+    "partition_key",
+    "partition_date",
+    "triggering_asset_events",
+)
+
+
+def _events_summary(value: Any) -> str:
+    """``orders ×2, customers ×1`` for ``triggering_asset_events`` (``{}`` when empty)."""
+    items = list(value.items()) if hasattr(value, "items") else []
+    if not items:
+        return "{} (no event consumed)"
+    parts = []
+    for key, events in items:
+        if isinstance(key, tuple):  # ("alias", name): the same events again, by alias
+            parts.append(f"alias {key[1]} ×{len(events)}")
+        else:
+            parts.append(f"{getattr(key, 'name', None) or getattr(key, 'uri', key)} ×{len(events)}")
+    return ", ".join(parts)
+
+
+def context_rows(context: Mapping[str, Any]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """(key, the value as ``{{ key }}`` renders it) for :data:`CONTEXT_KEYS` the context has,
+    and the keys it leaves out (a run without logical date, CTX-2: reading them fails)."""
+    from explorer.engine.context import LOGICAL_DATE_KEYS
+
+    rows = []
+    for key in CONTEXT_KEYS:
+        if key not in context:
+            continue
+        value = context[key]
+        text = _events_summary(value) if key == "triggering_asset_events" else str(value)
+        rows.append((key, text))
+    absent = tuple(k for k in LOGICAL_DATE_KEYS if k not in context)
+    return tuple(rows), absent
+
+
 @dataclass(frozen=True, slots=True)
 class ConsumedEvent:
     """An asset event a run consumed: which asset, when, and who emitted it."""
@@ -102,6 +151,14 @@ class RunCard:
     end_date: datetime | None
     partition_key: str | None
     consumed: tuple[ConsumedEvent, ...]
+    #: The template context as the run's first task renders it (key, text), adr/0008.
+    context: tuple[tuple[str, str], ...] = ()
+    #: Context keys Airflow leaves out for this run (no logical date: a template fails).
+    context_absent: tuple[str, ...] = ()
+    #: The user's template, and what it renders to for this run (or the error).
+    template: str | None = None
+    rendered: str | None = None
+    render_error: str | None = None
 
     @property
     def interval_length(self) -> timedelta | None:
@@ -160,6 +217,11 @@ class RunCard:
             "interval_seconds": None if length is None else length.total_seconds(),
             "interval_length": None if length is None else span_text(length),
             "partition_key": self.partition_key,
+            "template_context": dict(self.context),
+            "template_context_absent": list(self.context_absent),
+            "template": self.template,
+            "rendered": self.rendered,
+            "render_error": self.render_error,
             "consumed_asset_events": [
                 {
                     "id": e.id,
@@ -184,8 +246,19 @@ def _source(event: AssetEvent) -> str:
     return source.kind
 
 
-def run_card(run: DagRun, events: Sequence[AssetEvent] = ()) -> RunCard:
-    """The card of ``run``; ``events`` is the simulation's event log (``id`` = position)."""
+def run_card(
+    run: DagRun,
+    events: Sequence[AssetEvent] = (),
+    *,
+    context: Mapping[str, Any] | None = None,
+    template: str | None = None,
+    rendered: tuple[str | None, str | None] = (None, None),
+) -> RunCard:
+    """The card of ``run``; ``events`` is the simulation's event log (``id`` = position).
+
+    ``context``: the run's template context (:func:`explorer.engine.context.template_context`)
+    to show; ``template`` and ``rendered`` (text, error): the user's template for this run.
+    """
     consumed = []
     for event_id in run.consumed_asset_events:
         if 0 <= event_id < len(events):
@@ -201,6 +274,7 @@ def run_card(run: DagRun, events: Sequence[AssetEvent] = ()) -> RunCard:
                 )
             )
     interval = run.data_interval
+    rows, absent = context_rows(context) if context is not None else ((), ())
     return RunCard(
         dag_id=run.dag_id,
         run_id=run.run_id,
@@ -216,4 +290,9 @@ def run_card(run: DagRun, events: Sequence[AssetEvent] = ()) -> RunCard:
         end_date=run.end_date,
         partition_key=run.partition_key,
         consumed=tuple(consumed),
+        context=rows,
+        context_absent=absent,
+        template=template,
+        rendered=rendered[0],
+        render_error=rendered[1],
     )

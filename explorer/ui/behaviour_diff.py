@@ -49,6 +49,15 @@ def _shift(change: RunChange) -> str:
     return f"{fmt_span(abs(delta))} {word}"
 
 
+def _lane_label(dag_id: str, side: str) -> str:
+    """``dag · side``; a long side name (the Airflow 2 vs 3 labels) on a line of its own."""
+    text = f"{dag_id} · {side}"
+    if len(text) <= 40:
+        return text
+    head, paren, rest = side.partition(" (")
+    return f"{dag_id} · {head}\n({rest}" if paren else f"{dag_id}\n{side}"
+
+
 class BehaviourDiffView(QtWidgets.QWidget):
     """Two lanes per DAG (before, after) with the changes of ``diff`` marked."""
 
@@ -91,7 +100,7 @@ class BehaviourDiffView(QtWidgets.QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
         self.plot.set_zone(zone)
-        self.plot.set_lanes([f"{dag} · {side}" for dag in dags for side in labels])
+        self.plot.set_lanes([_lane_label(dag, side) for dag in dags for side in labels])
         self._draw(before, after)
         self._fill_table()
         counts = diff.counts()
@@ -203,6 +212,8 @@ class CompareActions(QtCore.QObject):
         super().__init__(window)
         self.window = window
         self.ask_path = self._dialog
+        #: Asks whether catchup_by_default is compared too (None: cancelled); replaceable.
+        self.ask_catchup = self._ask_catchup
         self.last: DiffWindow | None = None
 
     def register(self, registry: ActionRegistry) -> None:
@@ -218,6 +229,47 @@ class CompareActions(QtCore.QObject):
             self.compare_file,
             tip="Simulate another scenario file beside this one and mark what changes",
         )
+        registry.register(
+            "view.compare_airflow",
+            "Compare Airflow &2 vs 3 Behaviour…",
+            self.compare_airflow,
+            tip="Simulate the scenario with create_cron_data_intervals true (Airflow 2) and "
+            "false (3.3) on one timeline, the differences marked",
+        )
+
+    def _ask_catchup(self) -> bool | None:
+        from explorer.ui.upgrade_compare import ask_catchup
+
+        return ask_catchup(self.window)
+
+    def compare_airflow(self, catchup: bool | None = None) -> DiffWindow | None:
+        """The document as Airflow 2 and as Airflow 3.3 read it (DEP-7), in the compare window."""
+        from explorer.ui.upgrade_compare import compare_airflow_versions
+
+        workspace = getattr(self.window, "workspace", None)
+        if workspace is None:
+            return None
+        if catchup is None:
+            catchup = self.ask_catchup()
+            if catchup is None:
+                return None
+        zone = "UTC"
+        if workspace.simulation is not None:
+            zone = workspace.simulation.bench.timeline.display_zone
+        scenario = workspace.document.scenario
+        try:
+            window = compare_airflow_versions(
+                self.window,
+                scenario,
+                str(workspace.document.path or scenario.name),
+                zone,
+                catchup=catchup,
+            )
+        except Exception as exc:  # the message, not a traceback
+            self._say(f"Cannot compare: {exc}")
+            return None
+        self.last = window
+        return window
 
     def _dialog(self) -> Path | None:
         name, _ = QtWidgets.QFileDialog.getOpenFileName(

@@ -459,6 +459,7 @@ class MainWindow(QMainWindow):
                     s,
                     "view.compare_saved",
                     "view.compare_file",
+                    "view.compare_airflow",
                     s,
                     Menu("&Theme", ["view.theme.system", "view.theme.light", "view.theme.dark"]),
                 ],

@@ -54,10 +54,49 @@ def card_html(card: RunCard, zone_name: str) -> str:
     more = len(card.consumed) - MAX_EVENTS
     if more > 0:
         body.append(f"<tr><td colspan='3'>&nbsp;… and {more} more</td></tr>")
+    body.extend(_context_rows(card))
     return (
         "<table cellspacing='0' cellpadding='1' style='white-space:nowrap'>"
         f"{head}{''.join(body)}</table>"
     )
+
+
+def _context_rows(card: RunCard) -> list[str]:
+    """What the run's task reads (adr/0008): the context values as ``{{ key }}`` renders
+    them, the keys left out for a run without logical date, and the user's template."""
+    if not card.context and not card.context_absent and card.template is None:
+        return []
+    rows = [
+        "<tr><td colspan='3' style='padding-top:4px'><b>template context</b> "
+        "<span style='color:#555'>(what the task reads)</span></td></tr>"
+    ]
+    for key, value in card.context:
+        rows.append(
+            f"<tr><td>&nbsp;{html.escape(key)}</td>"
+            f"<td colspan='2'><code>{html.escape(value)}</code></td></tr>"
+        )
+    if card.context_absent:
+        rows.append(
+            "<tr><td>&nbsp;absent</td><td colspan='2' style='color:#b71c1c'>"
+            f"{html.escape(', '.join(card.context_absent))}<br>"
+            "no logical date: a template reading them fails the task</td></tr>"
+        )
+    if card.template is not None:
+        rows.append(
+            f"<tr><td>&nbsp;<b>template</b></td><td colspan='2'><code>"
+            f"{html.escape(card.template)}</code></td></tr>"
+        )
+        if card.rendered is not None:
+            rows.append(
+                f"<tr><td>&nbsp;<b>rendered</b></td><td colspan='2'><code><b>"
+                f"{html.escape(card.rendered)}</b></code></td></tr>"
+            )
+        else:
+            rows.append(
+                f"<tr><td>&nbsp;<b>rendered</b></td><td colspan='2' style='color:#b71c1c'>"
+                f"error: {html.escape(card.render_error or '')}</td></tr>"
+            )
+    return rows
 
 
 class RunCardView(QtWidgets.QFrame):

@@ -10,6 +10,7 @@ the timeline to its instant.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -18,6 +19,7 @@ from explorer.document.timeline.timebase import fmt_local, fmt_utc, zone_of
 from explorer.engine.alerts import Alert
 
 if TYPE_CHECKING:
+    from explorer.engine.change_marks import ChangeMark
     from explorer.ui.session import SimulationSession
 
 __all__ = ["ExplainPane"]
@@ -49,6 +51,16 @@ class ExplainPane(QtWidgets.QWidget):
         font.setBold(True)
         self.question.setFont(font)
         self.question.setWordWrap(True)  # the pane sits beside the timeline: wrap, never widen
+        #: "What did the change do?": the deploy marks of the run or mark selected (issue 12).
+        self.change_note = QtWidgets.QTextBrowser()  # wraps and scrolls in a narrow dock
+        self.change_note.setObjectName("changeNote")
+        self.change_note.setOpenLinks(False)
+        self.change_note.setMinimumHeight(80)
+        self.change_note.setStyleSheet(
+            "#changeNote { background: #f1f8f7; border: 1px solid #80cbc4; }"
+        )
+        self.change_note.hide()
+        self._change_marks: list[ChangeMark] = []
         self.verdict = QtWidgets.QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -84,10 +96,12 @@ class ExplainPane(QtWidgets.QWidget):
         lower_layout.addWidget(self.alerts_title)
         lower_layout.addWidget(self.alerts, 1)
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        splitter.addWidget(self.change_note)  # its own part: never squeezed over the checks
         splitter.addWidget(upper)
         splitter.addWidget(lower)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(2, 2)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(splitter)
@@ -106,7 +120,31 @@ class ExplainPane(QtWidgets.QWidget):
 
     def set_display_zone(self, name: str) -> None:
         self.zone_name = name
+        self._fill_change_note()
         self._changed()
+
+    def show_change(self, marks: Sequence[ChangeMark]) -> None:
+        """Say what a deployment change did to the selected run / mark, and why (DEP rule);
+        nothing (hidden) for a run no change touched."""
+        self._change_marks = list(marks)
+        self._fill_change_note()
+
+    def change_text(self) -> str:
+        """The change note as plain text (empty when hidden)."""
+        if self.change_note.isHidden():
+            return ""
+        return self.change_note.toPlainText()
+
+    def _fill_change_note(self) -> None:
+        from explorer.ui.timeline.change_layer import mark_html
+
+        if not self._change_marks:
+            self.change_note.hide()
+            self.change_note.clear()
+            return
+        parts = [mark_html(mark, self.zone_name) for mark in self._change_marks]
+        self.change_note.setHtml("<b>What the change did</b><br>" + "<hr>".join(parts))
+        self.change_note.show()
 
     def alert_list(self) -> list[Alert]:
         """The alerts at the clock (computed now if a refresh is still pending)."""
@@ -156,6 +194,8 @@ class ExplainPane(QtWidgets.QWidget):
         self._changed()
 
     def _dag_picked(self, dag_id: str) -> None:
+        if self._change_marks and all(m.dag_id != dag_id for m in self._change_marks):
+            self.show_change([])  # the note was about another DAG's run
         if dag_id:
             self._refresh_explain()
             self.dag_chosen.emit(dag_id)

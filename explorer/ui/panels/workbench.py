@@ -102,9 +102,28 @@ class Workbench(QtWidgets.QWidget):
         t.display_zone_changed.connect(self.clock_bar.set_display_zone)
         t.display_zone_changed.connect(self.explain.set_display_zone)
         self.explain.alert_activated.connect(self.show_alert)
+        # issue 12: what each deployment change did, on the timeline and in the explain pane
+        t.change_mark_selected.connect(lambda mark: self.explain.show_change([mark]))
+        t.run_selected.connect(self._explain_run_change)
+        self.table.run_selected.connect(self._explain_run_change)
+        self.table.template_changed.connect(t.set_template)  # the run card renders it too
+        s.scenario_replaced.connect(self.update_deploy_marks)
+        self.update_deploy_marks()
         self.clock_bar.set_display_zone(t.display_zone)
         self.explain.set_display_zone(t.display_zone)
         self.table.set_display_zone(t.display_zone)
+
+    def update_deploy_marks(self) -> None:
+        """Diff the scenario against itself without its change actions (issue 12)."""
+        from explorer.ui.timeline.change_layer import deploy_report_of
+
+        report, problem = deploy_report_of(self.session.inputs, self.session.until)
+        if problem:
+            self.status.setText(problem)
+        self.timeline.set_deploy_report(report)
+
+    def _explain_run_change(self, dag_id: str, run_id: str) -> None:
+        self.explain.show_change(self.timeline.change_layer.marks_of_run(dag_id, run_id))
 
     def refresh(self) -> None:
         sim = self.session.sim

@@ -219,7 +219,8 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]
     def set_labels(self, labels: list[str]) -> None:
         self.labels = labels
         metrics = QtGui.QFontMetricsF(self.style.get("tickFont") or QtGui.QFont())
-        widest = max((metrics.horizontalAdvance(label) for label in labels), default=40.0)
+        lines = [line for label in labels for line in label.split("\n")]  # a label may wrap
+        widest = max((metrics.horizontalAdvance(line) for line in lines), default=40.0)
         self.setWidth(int(min(widest + 18, 320)))
         self.picture = None
         self.update()

@@ -41,9 +41,12 @@ from explorer.document.timeline.injected import Injected, injected_on_ghost, inj
 from explorer.document.timeline.picking import TimelineTarget, describe, pick
 from explorer.document.timeline.timebase import fmt_local, fmt_utc, from_x, zone_of
 from explorer.engine.actions import Override
+from explorer.engine.context import template_context
+from explorer.engine.render import TemplateRenderer
 from explorer.engine.run_card import RunCard, run_card
 from explorer.ui.run_card import RunCardView
 from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP, BandsItem
+from explorer.ui.timeline.change_layer import ChangeLayer, mark_html
 from explorer.ui.timeline.items import DeviceItem, RunsItem, RunsView
 from explorer.ui.timeline.marks import (
     BoxMark,
@@ -57,6 +60,8 @@ from explorer.ui.timeline.plot import TimePlot
 from explorer.ui.timeline.style import NORMAL, PRESENTATION, TimelineStyle
 
 if TYPE_CHECKING:
+    from explorer.engine.change_marks import ChangeMark, DeployReport
+    from explorer.engine.runs import DagRun
     from explorer.engine.simulation import Simulation
 
 __all__ = ["TimelinePane", "TimelineTarget", "legend_html"]
@@ -130,6 +135,8 @@ class TimelinePane(QtWidgets.QWidget):
     context_requested = QtCore.Signal(object, QtCore.QPoint)
     scrub_requested = QtCore.Signal(object)
     display_zone_changed = QtCore.Signal(str)
+    #: A deploy mark was clicked (its :class:`~explorer.engine.change_marks.ChangeMark`).
+    change_mark_selected = QtCore.Signal(object)
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -156,6 +163,8 @@ class TimelinePane(QtWidgets.QWidget):
         self._run_lanes: npt.NDArray[np.float64] = np.zeros(0)
         self._event_lanes: npt.NDArray[np.float64] = np.zeros(0)
         self._selected: tuple[str, str] | None = None
+        #: The runs table's template, rendered in the run card too (adr/0008).
+        self.template: TemplateRenderer | None = None
         self.window_boxes: list[WindowBox] = []
         self._marker: pg.InfiniteLine | None = None
         self._lane_signature: tuple[int, int, int] = (0, 0, 0)
@@ -206,6 +215,8 @@ class TimelinePane(QtWidgets.QWidget):
         for z, graphics in enumerate(self._items()):
             graphics.setZValue(z - 10)
             self.viewbox.addItem(graphics, ignoreBounds=True)
+        #: What each deployment change did (issue 12): marks and deploy lines.
+        self.change_layer = ChangeLayer(self.viewbox)
         self.clock_line = pg.InfiniteLine(
             angle=90,
             movable=True,
@@ -225,6 +236,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.addItem(self.clock_line, ignoreBounds=True)
 
         self.viewbox.sigXRangeChanged.connect(lambda *_: self._update_clock_label())
+        self.viewbox.sigXRangeChanged.connect(lambda *_: self.change_layer.place_labels())
         # the plot's height changes without the pane's (a caption appears and wraps)
         self.viewbox.sigResized.connect(self._viewbox_resized)
         scene = self.plot.scene()
@@ -260,6 +272,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.plot.set_zone(name)
         self._update_clock_label()
         self.run_card.set_zone(name)
+        self.change_layer.set_zone(name)
         self.display_zone_changed.emit(name)
 
     def set_lane_order(self, keys: Sequence[str]) -> None:
@@ -318,6 +331,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.overlay_item.set_marks(
             ghosts=self._ghost_marks(), boxes=self._box_marks(sim), doomed=self._doom_marks()
         )
+        self.change_layer.show(sim.now, self._lane_of_dag)
         spans = [
             (
                 float(self._lane_of_dag[span.dag_id]),
@@ -336,6 +350,40 @@ class TimelinePane(QtWidgets.QWidget):
         self._update_clock_label()
         if first:
             self.fit()
+
+    def set_deploy_report(self, report: DeployReport | None) -> None:
+        """Mark what the scenario's deployment changes did (None: no marks)."""
+        self.change_layer.set_report(report)
+        self.change_layer.item.set_selected(None)
+        if self._sim is not None:
+            self.change_layer.show(self._sim.now, self._lane_of_dag)
+
+    def select_change_mark(self, mark: ChangeMark, *, emit: bool = True) -> None:
+        """Outline a deploy mark (and its run, if it has one); tell the explain pane."""
+        self.change_layer.item.set_selected(mark)
+        if mark.run_id is not None:
+            self.select_run(mark.dag_id, mark.run_id)
+        if emit:
+            self.change_mark_selected.emit(mark)
+            self.dag_selected.emit(mark.dag_id)
+
+    def change_mark_at(self, scene_pos: QtCore.QPointF, *, over_run: bool) -> ChangeMark | None:
+        """The deploy mark under a scene point: its label wherever it is, else its shape
+        where no run is (a run under the mouse shows its card)."""
+        if not self.viewbox.sceneBoundingRect().contains(scene_pos):
+            return None
+        device = self.plot.mapFromScene(scene_pos)
+        point = self.viewbox.mapSceneToView(scene_pos)
+        (x0, x1), _ = self.viewbox.viewRange()
+        tolerance = 6 * (x1 - x0) / max(self.viewbox.width(), 1.0)
+        label = self.change_layer.mark_at(
+            point.x(), point.y(), tolerance, label_pos=QtCore.QPointF(device)
+        )
+        if label is not None and any(
+            rect.contains(QtCore.QPointF(device)) for rect, _ in self.change_layer.item.label_rects
+        ):
+            return label
+        return None if over_run else label
 
     def select_run(self, dag_id: str, run_id: str, *, emit: bool = False) -> bool:
         """Outline a run and link the events it consumed; False when there is no such run."""
@@ -614,7 +662,28 @@ class TimelinePane(QtWidgets.QWidget):
         row = self.runs.find(dag_id, run_id)
         if row is None or self._sim is None:
             return None
-        return run_card(self.runs.runs[row], self._sim.state.assets.events)
+        return self._card(self.runs.runs[row])
+
+    def set_template(self, source: str) -> None:
+        """The user's Jinja template, rendered for each run in its card (adr/0008)."""
+        self.template = TemplateRenderer(source) if source.strip() else None
+        self._refresh_card()
+
+    def _card(self, run: DagRun) -> RunCard:
+        """The card with the run's template context as it stands at the clock (CTX-4)."""
+        assert self._sim is not None
+        context = template_context(self._sim, run)
+        rendered: tuple[str | None, str | None] = (None, None)
+        if self.template is not None:
+            result = self.template.render(context)
+            rendered = (result.text, result.error)
+        return run_card(
+            run,
+            self._sim.state.assets.events,
+            context=context,
+            template=self.template.source if self.template is not None else None,
+            rendered=rendered,
+        )
 
     def pin_card(self, dag_id: str, run_id: str, anchor: QtCore.QPoint | None = None) -> bool:
         """Pin the card of a run beside ``anchor`` (pane coordinates; default: where it is)."""
@@ -682,6 +751,17 @@ class TimelinePane(QtWidgets.QWidget):
     def _mouse_moved(self, scene_pos: QtCore.QPointF) -> None:
         target = self._scene_target(scene_pos)
         card = self.run_card
+        mark = self.change_mark_at(
+            scene_pos, over_run=target is not None and target.run is not None
+        )
+        if mark is not None:
+            if not card.pinned:
+                card.hide()
+            global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
+            QtWidgets.QToolTip.showText(
+                global_pos + QtCore.QPoint(14, 14), mark_html(mark, self._zone_name), self.plot
+            )
+            return
         if target is not None and target.run is not None and not card.pinned:
             QtWidgets.QToolTip.hideText()
             shown = card.card
@@ -691,8 +771,7 @@ class TimelinePane(QtWidgets.QWidget):
                 and (shown.dag_id, shown.run_id) == (target.run.dag_id, target.run.run_id)
             ):
                 return  # the same run: the card stays where it was put
-            assert self._sim is not None
-            facts = run_card(target.run, self._sim.state.assets.events)
+            facts = self._card(target.run)
             card.show_card(facts, self._zone_name, self._pane_pos(scene_pos))
             return
         if not card.pinned:
@@ -709,9 +788,15 @@ class TimelinePane(QtWidgets.QWidget):
     def _mouse_clicked(self, event: object) -> None:
         scene_pos = event.scenePos()  # type: ignore[attr-defined]
         target = self._scene_target(scene_pos)
+        button = event.button()  # type: ignore[attr-defined]
+        mark = self.change_mark_at(
+            scene_pos, over_run=target is not None and target.run is not None
+        )
+        if mark is not None and button == QtCore.Qt.MouseButton.LeftButton:
+            self.select_change_mark(mark)
+            return
         if target is None:
             return
-        button = event.button()  # type: ignore[attr-defined]
         if button == QtCore.Qt.MouseButton.RightButton:
             global_pos = self.plot.mapToGlobal(self.plot.mapFromScene(scene_pos))
             self.context_requested.emit(target, global_pos)

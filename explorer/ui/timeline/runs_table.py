@@ -397,6 +397,8 @@ class RunsTable(QtWidgets.QWidget):
     """The table with its filter bar; emits :attr:`run_selected` (dag_id, run_id)."""
 
     run_selected = QtCore.Signal(str, str)
+    #: The user's template was entered (empty: none); the run card renders it too.
+    template_changed = QtCore.Signal(str)
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -540,6 +542,7 @@ class RunsTable(QtWidgets.QWidget):
         if text.strip() == current.strip():
             return
         self.model.set_template(text)
+        self.template_changed.emit(text)
         if self.model.template is not None and self.proxy.rowCount():
             last = self.proxy.columnCount() - 1
             self.view.resizeColumnToContents(last)

@@ -430,5 +430,12 @@ class DagRuns(_RunsView):
     def _id_list(self) -> Sequence[int]:
         return self._ids
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
+        """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""
+        out = DagRuns(copy.deepcopy(self._runs_log, memo))
+        out._ids = array("q", self._ids)
+        memo[id(self)] = out
+        return out
+
     def append(self, run: DagRun) -> None:
         self._ids.append(run.id)

@@ -26,7 +26,7 @@ from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
 from explorer.ui.clock import ManualTicker
 from explorer.ui.panels.workbench import Workbench
-from explorer.ui.session import SimulationSession
+from explorer.ui.session import BACK_SNAPSHOTS, SimulationSession
 from tests.ui.conftest import EXAMPLES, drag
 
 pytestmark = pytest.mark.gui
@@ -85,25 +85,62 @@ def fresh_record(scenario: Scenario, until: datetime) -> list[tuple[object, ...]
 
 
 class TestBack:
-    def test_back_replays_from_a_checkpoint_not_from_clock_start(self) -> None:
-        """With checkpoints off, Back from day 6 re-creates every run since clock.start."""
+    def test_back_after_a_move_replays_nothing(self) -> None:
+        """Back restores the engine's state from before the move (a checkpoint the session
+        took): no run is created again. With checkpoints off it replays from clock.start."""
         session, _ = session_at(5)
-        at_day_5 = len(session.sim.runs)
+        before = record(session.sim)
         session.run_to(session.start + timedelta(days=6))
         heard = created_runs(session.sim)
         session.step_back()
         assert session.now == session.start + timedelta(days=5)
-        assert len(session.sim.runs) == at_day_5
+        assert not heard
+        assert record(session.sim) == before == fresh_record(scenario(), session.now)
+
+    def test_back_without_checkpoints_replays_from_clock_start(self) -> None:
+        """The contrast of the test above (checkpoints are what makes Back instant)."""
+        session, _ = session_at(5, checkpoint_every=0)
+        at_day_5 = len(session.sim.runs)
+        session.run_to(session.start + timedelta(days=6))
+        heard = created_runs(session.sim)
+        session.step_back()
+        assert len(heard) == at_day_5 == len(session.sim.runs)
+
+    def test_back_after_steps_gives_the_state_a_fresh_run_has(self) -> None:
+        """Step, step, Back, Back: each Back lands on the record (and the next event) a
+        fresh simulation to that instant has, and stepping again goes the same way."""
+        session, _ = session_at(2)
+        instants, records = [], []
+        for _ in range(4):
+            instants.append(session.now)
+            records.append(record(session.sim))
+            session.step_next()
+        after = (session.now, record(session.sim))
+        for instant, expected in zip(reversed(instants), reversed(records), strict=True):
+            session.step_back()
+            assert session.now == instant and record(session.sim) == expected
+        assert records[0] == fresh_record(scenario(), instants[0])
+        for _ in range(4):
+            session.step_next()
+        assert (session.now, record(session.sim)) == after
+
+    def test_back_beyond_the_kept_states_replays_from_the_nearest_checkpoint(self) -> None:
+        """Only the latest BACK_SNAPSHOTS moves keep their state: older ones go back
+        through the automatic checkpoints, never from clock.start."""
+        session, _ = session_at(5)
+        before = record(session.sim)
+        at_day_5 = len(before)
+        for hour in range(1, BACK_SNAPSHOTS + 2):
+            session.run_to(session.start + timedelta(days=5, hours=hour))
+        for _ in range(BACK_SNAPSHOTS):
+            session.step_back()
+        heard = created_runs(session.sim)
+        session.step_back()  # its state was not kept
+        assert session.now == session.start + timedelta(days=5)
+        assert record(session.sim) == before
         assert heard, "Back replays from a checkpoint before day 5"
         assert heard[0].at > session.start + timedelta(days=1)
         assert len(heard) < at_day_5 / 2  # from clock.start, all of them would be
-
-    def test_back_gives_the_record_it_had(self) -> None:
-        session, _ = session_at(5)
-        before = record(session.sim)
-        session.run_to(session.start + timedelta(days=6))
-        session.step_back()
-        assert record(session.sim) == before
 
 
 class TestLayoutEdits:

@@ -94,7 +94,14 @@ from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario, ScriptAction
 from explorer.scenario.simulate import make_simulation
 
-__all__ = ["BACK_SNAPSHOTS", "CHECKPOINT_EVERY", "DEFAULT_HORIZON", "Defer", "SimulationSession", "main"]
+__all__ = [
+    "BACK_SNAPSHOTS",
+    "CHECKPOINT_EVERY",
+    "DEFAULT_HORIZON",
+    "Defer",
+    "SimulationSession",
+    "main",
+]
 
 #: Where the clock may run to when the scenario has no ``clock.until``.
 DEFAULT_HORIZON = timedelta(days=7)

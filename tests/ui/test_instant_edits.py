@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from pytestqt.qtbot import QtBot
 
+import explorer.ui.canvas.scene as scene_module
 from explorer.document.edit_reach import edit_kind
 from explorer.document.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
 from explorer.engine.simulation import Change, Simulation
@@ -24,9 +25,11 @@ from explorer.graph.generate import synthetic_scenario
 from explorer.scenario import Scenario
 from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
+from explorer.ui.canvas.items import NodeItem
 from explorer.ui.clock import ManualTicker
 from explorer.ui.panels.workbench import Workbench
 from explorer.ui.session import BACK_SNAPSHOTS, SimulationSession
+from explorer.ui.timeline.runs_table import RunsTable
 from tests.ui.conftest import EXAMPLES, drag
 
 pytestmark = pytest.mark.gui
@@ -165,6 +168,47 @@ class TestLayoutEdits:
         ws.document.undo_stack.undo()
         assert session.sim is sim and not heard
 
+    def test_a_move_moves_that_node_and_its_edges_only(self, window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        """No item is rebuilt or re-measured: the dragged node and its edges move, the
+        others stay where they were; undo moves it back the same way. (The first move of a
+        node the file places nowhere is undone by placing it afresh: it is made first.)"""
+        window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+        scene = window.workspace.scene
+        item = scene.nodes["dag:ingest_orders"]
+        assert item.edges
+        grab = item.mapToScene(QPointF(0, item.body().top() + 10))
+        drag(window, grab, grab + QPointF(60, 0), steps=4)
+        others = {n: i.pos() for n, i in scene.nodes.items() if i is not item}
+        start = item.pos()
+        rebuilt: list[object] = []
+        for name in ("canvas_model", "place"):
+            original = getattr(scene_module, name)
+
+            def spy(*args: object, _original: Callable[..., object] = original) -> object:
+                rebuilt.append(args)
+                return _original(*args)
+
+            monkeypatch.setattr(scene_module, name, spy)
+        remeasured: list[object] = []
+        monkeypatch.setattr(NodeItem, "set_view", lambda self, view: remeasured.append(view))
+        grab = item.mapToScene(QPointF(0, item.body().top() + 10))
+        drag(window, grab, grab + QPointF(90, 40), steps=8)
+        assert item.pos() != start  # (snapped to the grid)
+
+        def edges_follow() -> None:
+            for edge in item.edges:
+                a, b = edge.endpoints()
+                path = edge.path()
+                assert path.pointAtPercent(0) == a
+                assert abs(path.pointAtPercent(1).y() - b.y()) < 1e-6
+
+        edges_follow()
+        window.workspace.document.undo_stack.undo()
+        assert item.pos() == start
+        edges_follow()
+        assert {n: i.pos() for n, i in scene.nodes.items() if i is not item} == others
+        assert not rebuilt and not remeasured
+
 
 class TestEdits:
     def test_a_script_edit_resimulates_from_the_checkpoint_before_it(self) -> None:
@@ -280,14 +324,47 @@ class TestPackedColumns:
         result = store.sync(sim.runs)
         assert not result.reset and store.objects_read < 100
         self.check(sim, store)
-        session.step_back()  # a rewind: a new run log, every column rebuilt
+        shown = len(store)
+        session.step_back()  # a new run log (a copy from before): its columns are read again
         result = store.sync(session.sim.runs)
-        assert result.reset
+        assert not result.reset  # and compared: the views only hear of the rows dropped
+        assert result.removed == shown - len(session.sim.runs) > 0
+        assert set(result.changed) <= {r for r, run in enumerate(session.sim.runs) if run.active}
         assert store.objects_read == len(session.sim.runs) - session.sim.runs.packed
         self.check(session.sim, store)
         row = len(store) - 1
         run = session.sim.runs[row]
         assert store.find(run.dag_id, run.run_id) == row and store.runs[row] is run
+
+
+class TestRunsTableAfterBack:
+    def test_back_drops_the_latest_rows_and_shows_what_a_fresh_table_shows(
+        self, qtbot: QtBot
+    ) -> None:
+        session, _ = session_at(4)
+        table = RunsTable()
+        qtbot.addWidget(table)
+        table.refresh(session.sim)
+        session.run_to(session.start + timedelta(days=5))
+        table.refresh(session.sim)
+        resets: list[None] = []
+        table.model.modelReset.connect(lambda: resets.append(None))
+        session.step_back()
+        table.refresh(session.sim)
+        assert not resets  # rows removed, not the whole model reset
+        fresh = RunsTable()
+        qtbot.addWidget(fresh)
+        fresh.refresh(session.sim)
+
+        def shown(t: RunsTable) -> list[list[object]]:
+            m = t.proxy
+            return [
+                [m.index(r, c).data() for c in range(m.columnCount())] for r in range(m.rowCount())
+            ]
+
+        assert table.proxy.rowCount() == len(session.sim.runs)
+        assert shown(table) == shown(fresh)
+        assert table.count_label.text() == fresh.count_label.text()
 
 
 class TestEditKinds:

@@ -72,6 +72,8 @@ class ScenarioScene(QGraphicsScene):
             self._interaction.cancel()
         previous, self._synced_with = self._synced_with, scenario
         moved = previous is not None and moved_only(previous, scenario)
+        if moved and previous is not None and self._move_only(previous, scenario):
+            return
         # a file opened in the background comes with its model and places (workers.OpenJob)
         prepared, self.document.prepared_canvas = self.document.prepared_canvas, None
         if previous is None and prepared is not None:
@@ -96,6 +98,29 @@ class ScenarioScene(QGraphicsScene):
         self._fit_scene_rect()
         self.synced.emit()
         self.selectionChangedIds.emit()
+
+    def _move_only(self, previous: Scenario, scenario: Scenario) -> bool:
+        """A drag, a nudge, their undo: only the nodes whose saved place changed move
+        (their edges follow them), nothing is rebuilt, and the scene only grows to hold
+        them. False when a saved place was dropped (that node is placed afresh)."""
+        old, new = previous.layout, scenario.layout
+        if any(n in old and n not in new for n in self.nodes):
+            return False
+        changed = [n for n in self.nodes if n in new and old.get(n) != new[n]]
+        bounds = self.sceneRect()
+        m = _SCENE_MARGIN
+        for node_id in changed:
+            x, y = float(new[node_id][0]), float(new[node_id][1])
+            self.positions[node_id] = (x, y)
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            item = self.nodes[node_id]
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
+            bounds = bounds.united(item.sceneBoundingRect().adjusted(-m, -m, m, m))
+        if bounds != self.sceneRect():
+            self.setSceneRect(bounds)
+        self.synced.emit()
+        return True
 
     def _moved_positions(
         self, previous: Scenario | None, scenario: Scenario

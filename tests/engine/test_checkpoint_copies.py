@@ -119,3 +119,15 @@ def test_every_field_is_either_shared_or_copied() -> None:
     run.history = [("queued", START)]
     twin = copy.deepcopy(run)
     assert twin == run and twin.tasks[0] is not run.tasks[0] and twin.history is not run.history
+
+
+def test_make_asset_answers_the_same_however_often_it_is_asked() -> None:
+    """make_asset is remembered (every edit checks every asset node): a caller that changes
+    the warnings it got back changes nothing for the next caller (URI-3)."""
+    from explorer.engine.assets.uri import make_asset
+
+    first, warnings = make_asset(None, "s3://user:secret@bucket/key")
+    assert warnings, "a password dropped from the uri is a warning"
+    warnings.clear()
+    again, warnings_again = make_asset(None, "s3://user:secret@bucket/key")
+    assert again == first and warnings_again and warnings_again is not warnings

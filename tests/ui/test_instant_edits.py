@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 import explorer.ui.canvas.scene as scene_module
 from explorer.document.edit_reach import edit_kind
+from explorer.document.edits import replace_dag
 from explorer.document.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
 from explorer.engine.simulation import Change, Simulation
 from explorer.graph.generate import synthetic_scenario
@@ -26,7 +28,10 @@ from explorer.scenario import Scenario
 from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
 from explorer.ui.canvas.items import NodeItem
+from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.clock import ManualTicker
+from explorer.ui.commands import EditScenario
+from explorer.ui.document import ScenarioDocument
 from explorer.ui.panels.workbench import Workbench
 from explorer.ui.session import BACK_SNAPSHOTS, SimulationSession
 from explorer.ui.timeline.runs_table import RunsTable
@@ -208,6 +213,31 @@ class TestLayoutEdits:
         edges_follow()
         assert {n: i.pos() for n, i in scene.nodes.items() if i is not item} == others
         assert not rebuilt and not remeasured
+
+
+class TestCanvasAfterAnEdit:
+    def test_the_canvas_after_an_edit_is_the_canvas_of_the_edited_scenario(
+        self, qapp: QApplication
+    ) -> None:
+        """The scene keeps what an edit cannot change (the places of unplaced nodes, the
+        edges' paths): after a schedule edit every item is where a fresh scene of the
+        edited scenario puts it."""
+        s = scenario()
+        assert not s.layout  # every node placed by the layered layout
+        document = ScenarioDocument(s)
+        scene = ScenarioScene(document, qapp.palette())
+        dag = next(d for d in s.dags if d.schedule == "@daily")
+        edited = replace_dag(s, dag.dag_id, dataclasses.replace(dag, schedule="17 */3 * * *"))
+        document.push(EditScenario(document, edited, "Edit schedule"))
+        fresh = ScenarioScene(ScenarioDocument(edited), qapp.palette())
+        assert scene.positions == fresh.positions
+        assert {n: i.pos() for n, i in scene.nodes.items()} == {
+            n: i.pos() for n, i in fresh.nodes.items()
+        }
+        assert {k: e.path() for k, e in scene.edges.items()} == {
+            k: e.path() for k, e in fresh.edges.items()
+        }
+        assert scene.nodes[f"dag:{dag.dag_id}"].view == fresh.nodes[f"dag:{dag.dag_id}"].view
 
 
 class TestEdits:

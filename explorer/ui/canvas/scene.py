@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouse
 
 from explorer.document import edits
 from explorer.document.edit_reach import moved_only
-from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, place
+from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, node_size, place
 from explorer.scenario import Scenario
 from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink, RubberBand
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
@@ -60,6 +60,8 @@ class ScenarioScene(QGraphicsScene):
         self.view_offsets: dict[str, tuple[float, float]] = {}
         #: The scenario the items show (a layout-only change skips rebuilding the model).
         self._synced_with: Scenario | None = None
+        #: The last :func:`place` asked, with what it read (:meth:`_place`).
+        self._placed: tuple[object, dict[str, tuple[float, float]]] | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -82,7 +84,7 @@ class ScenarioScene(QGraphicsScene):
             # a move or a layout: the items stay, only their places change (edges follow)
             model = self.model if moved else canvas_model(scenario)
             kept = self._moved_positions(previous, scenario) if moved else None
-            positions = place(model, scenario.layout) if kept is None else kept
+            positions = self._place(model, scenario) if kept is None else kept
         self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True
@@ -98,6 +100,20 @@ class ScenarioScene(QGraphicsScene):
         self._fit_scene_rect()
         self.synced.emit()
         self.selectionChangedIds.emit()
+
+    def _place(self, model: CanvasModel, scenario: Scenario) -> dict[str, tuple[float, float]]:
+        """:func:`place`, again only when what it reads changed: the graph, the nodes'
+        sizes or the saved places (an edit of a DAG's schedule changes none of them, and
+        laying out the unplaced nodes of a big graph takes a tenth of a second)."""
+        key = (
+            tuple((n, node_size(v)) for n, v in model.nodes.items()),
+            tuple(model.graph.nodes(data=True)),
+            tuple(model.graph.edges(data=True)),
+            tuple(scenario.layout.items()),
+        )
+        if self._placed is None or self._placed[0] != key:
+            self._placed = (key, place(model, scenario.layout))
+        return dict(self._placed[1])
 
     def _move_only(self, previous: Scenario, scenario: Scenario) -> bool:
         """A drag, a nudge, their undo: only the nodes whose saved place changed move
@@ -177,13 +193,11 @@ class ScenarioScene(QGraphicsScene):
             elif view is not None and view != item.view:
                 item.view = view
                 item.adjust()
-        for key, view in wanted.items():
-            if key not in self.edges:
+        for key, view in wanted.items():  # (an edge kept follows its nodes: itemChange and
+            if key not in self.edges:  # set_view adjust it when they move or change size)
                 edge = EdgeItem(view, self.nodes[view.source], self.nodes[view.target], self.colors)
                 self.addItem(edge)
                 self.edges[key] = edge
-            else:
-                self.edges[key].adjust()
 
     def _remove_node(self, node_id: str) -> None:
         item = self.nodes.pop(node_id)

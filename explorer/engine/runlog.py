@@ -304,6 +304,14 @@ class RunLog(_RunsView):
                 value = self._times[row * _TIME_FIELDS + column]
                 yield None if value == none else epoch + one_us * value
 
+    def partition_key(self, run_id: int) -> str | None:
+        """A run's partition key, read without building the run when it is packed (the
+        timeline labels its "no interval" badges with it at every repaint)."""
+        row = self._row[run_id]
+        if row == -1:
+            return self._live[run_id].partition_key
+        return self._partitions.get(row, (None, None))[0]
+
     def columns(self) -> PackedColumns:
         """The packed columns (live runs are read with :meth:`get`, their row is -1)."""
         return PackedColumns(

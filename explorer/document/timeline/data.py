@@ -399,6 +399,13 @@ class RunStore:
         self._live.add(row)
 
     # ------------------------------------------------------------------ queries
+    def partition_key(self, row: int) -> str | None:
+        """The run's partition key, from the log's side table when the run is packed."""
+        source = self._source
+        if isinstance(source, RunLog):
+            return source.partition_key(row)
+        return self.runs[row].partition_key
+
     def find(self, dag_id: str, run_id: str) -> int | None:
         """The row of a run, by its DAG's rows (only that DAG's runs are built, once)."""
         row = self._found.get((dag_id, run_id))

@@ -273,3 +273,21 @@ def test_instant_columns_equal_the_runs(runs: list[DagRun], data: st.DataObject)
         assert list(view.instants(name)) == [getattr(r, name) for r in expected]
         kept = [getattr(r, name) for r in expected if r.run_type == "asset_triggered"]
         assert list(view.instants(name, "asset_triggered")) == kept
+
+
+def test_states_read_from_the_columns_equal_the_runs() -> None:
+    """Badges read each DAG's latest ended state from the log without building runs."""
+    from explorer.graph.generate import synthetic_scenario
+
+    inputs = build_engine_inputs(synthetic_scenario(120))
+    sim = make_simulation(inputs)
+    sim.advance_to(inputs.start + timedelta(days=2, hours=7, minutes=5))
+    assert sim.runs.packed and len(sim.runs) > sim.runs.packed  # packed and live runs both
+    expected = {
+        dag_id: next((r.state for r in reversed(dag.runs) if not r.active), None)
+        for dag_id, dag in sim.dags.items()
+    }
+    assert [sim.runs.state(i) for i in range(len(sim.runs))] == [r.state for r in sim.runs]
+    with mock.patch.object(RunLog, "_unpack", side_effect=AssertionError("a run was built")):
+        found = {dag_id: dag.runs.last_ended_state() for dag_id, dag in sim.dags.items()}
+    assert found == expected and any(found.values())

@@ -22,6 +22,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 
 from croniter import CroniterBadDateError, croniter
 
@@ -116,8 +117,13 @@ def _values(field_values: list[int | str], low: int, high: int) -> list[int]:
     return [v for v in field_values if isinstance(v, int)]
 
 
+@lru_cache(maxsize=4096)
 def _compile(expression: str) -> _Plan | None:
     """The fast plan for ``expression``, or None where croniter must answer itself.
+
+    Remembered: a plan depends on the expression only and its year cache is a pure
+    memo, so timetables with the same expression share it (the GUI reads every
+    DAG's schedule again at each edit; croniter's parse is most of that).
 
     Routed to croniter: expressions croniter refuses (it raises the same error at
     every call), hashed/random fields (``H``, ``R``), nearest-weekday ``15W``,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -105,6 +106,29 @@ class DagState:
         self.schedule_refs = self.spec.schedule_refs
         self.schedule_aliases = self.spec.schedule_aliases
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> DagState:
+        """A checkpoint's copy: the containers that change are copied, the rest is shared.
+
+        The generic ``deepcopy`` rebuilt every datetime, interval and memo tuple of
+        every DAG (a tenth of a second for 200 DAGs), although none of them is ever
+        changed in place: only the fields in :data:`_COPIED` are mutated, and the
+        live runs they hold are copied through ``memo`` with the rest of the state
+        (the same run object in ``active``, ``latest_automated`` and the run log).
+        """
+        out = DagState.__new__(DagState)
+        memo[id(self)] = out
+        for name in _SHARED:
+            setattr(out, name, getattr(self, name))
+        out.runs = copy.deepcopy(self.runs, memo)
+        out.logical_dates = LogicalDates(
+            array("q", self.logical_dates.keys), array("q", self.logical_dates.nths)
+        )
+        out.active = [copy.deepcopy(run, memo) for run in self.active]
+        out.latest_automated = copy.deepcopy(self.latest_automated, memo)
+        out.adrq = dict(self.adrq)
+        out.asset_run_afters = array("q", self.asset_run_afters)
+        return out
+
     def listens_to(self, key: AssetKey, via_aliases: tuple[str, ...]) -> bool:
         """Is this DAG a consumer of an event on ``key`` (AS-2: direct, ref or alias)?"""
         return (
@@ -145,3 +169,12 @@ class DagState:
             best is None or best.logical_date is None or run.logical_date > best.logical_date
         ):
             self.latest_automated = run
+
+
+#: DagState fields a checkpoint copies (they are changed in place as the clock moves).
+_COPIED = frozenset(
+    {"runs", "logical_dates", "active", "latest_automated", "adrq", "asset_run_afters"}
+)
+#: The others hold immutable values (the spec, instants, frozen dataclasses, tuples, flags):
+#: a checkpoint shares them. A new field lands here unless it is added to ``_COPIED``.
+_SHARED = tuple(f.name for f in fields(DagState) if f.name not in _COPIED)

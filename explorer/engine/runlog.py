@@ -304,6 +304,21 @@ class RunLog(_RunsView):
                 value = self._times[row * _TIME_FIELDS + column]
                 yield None if value == none else epoch + one_us * value
 
+    def state(self, run_id: int) -> RunState:
+        """A run's state, read without building the run when it is packed."""
+        row = self._row[run_id]
+        if row == -1:
+            return self._live[run_id].state
+        return _RUN_STATES[self._codes[row] & 0x0F]
+
+    def partition_key(self, run_id: int) -> str | None:
+        """A run's partition key, read without building the run when it is packed (the
+        timeline labels its "no interval" badges with it at every repaint)."""
+        row = self._row[run_id]
+        if row == -1:
+            return self._live[run_id].partition_key
+        return self._partitions.get(row, (None, None))[0]
+
     def columns(self) -> PackedColumns:
         """The packed columns (live runs are read with :meth:`get`, their row is -1)."""
         return PackedColumns(
@@ -429,6 +444,23 @@ class DagRuns(_RunsView):
 
     def _id_list(self) -> Sequence[int]:
         return self._ids
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
+        """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""
+        out = DagRuns(copy.deepcopy(self._runs_log, memo))
+        out._ids = array("q", self._ids)
+        memo[id(self)] = out
+        return out
+
+    def last_ended_state(self) -> RunState | None:
+        """The state of the latest run that is neither queued nor running, read from the
+        log's columns (badges ask it for every DAG after every step)."""
+        log = self._runs_log
+        for run_id in reversed(self._ids):
+            state = log.state(run_id)
+            if state not in ("queued", "running"):
+                return state
+        return None
 
     def append(self, run: DagRun) -> None:
         self._ids.append(run.id)

@@ -53,7 +53,7 @@ from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTim
 from explorer.engine.types import DagRunInfo, ReferenceRun
 from explorer.engine.tz import ONE_US
 
-__all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError"]
+__all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError", "State"]
 
 Observer = Callable[["Change"], None]
 
@@ -142,6 +142,10 @@ class _State:
     #: (run or skipped) it has seen.
     rotation: Rotation = field(default_factory=Rotation)
     examined_upto: datetime | None = None
+
+
+#: What :meth:`Simulation.checkpoint` returns (the GUI keeps some for Back).
+State = _State
 
 
 class Simulation:
@@ -353,16 +357,23 @@ class Simulation:
         self.state.now = instant
         self._emit("clock")
 
-    def rewind_to(self, instant: datetime) -> None:
+    def rewind_to(self, instant: datetime, *, snapshot: _State | None = None) -> None:
         """Go back to ``instant``: restore the nearest earlier checkpoint and replay from it.
 
-        Script actions added since that checkpoint stay in the script and are replayed.
+        ``snapshot``: a :meth:`checkpoint` the caller took at or before ``instant`` and
+        gives up (Back after a step keeps the state before it): when it is nearer than
+        every automatic checkpoint it is restored as it is, without a copy, and only
+        what lies between it and ``instant`` is replayed (nothing, when it was taken at
+        ``instant``). Script actions added since the checkpoint stay and are replayed.
         """
         if instant < self.start:
             raise EngineError("cannot rewind before the scenario's clock.start")
         while self._checkpoints and self._checkpoints[-1][0] > instant:
             self._checkpoints.pop()
-        if self._checkpoints:
+        nearest = self._checkpoints[-1][0] if self._checkpoints else self.start
+        if snapshot is not None and nearest <= snapshot.now <= instant:
+            self.restore(snapshot, owned=True)
+        elif self._checkpoints:
             self.restore(self._checkpoints[-1][1])
         else:
             self.restore(self._initial)
@@ -420,8 +431,10 @@ class Simulation:
         """A snapshot of the whole state (specs and timetables are shared, not copied)."""
         return copy.deepcopy(self.state, self._shared())
 
-    def restore(self, snapshot: _State) -> None:
-        self.state = copy.deepcopy(snapshot, self._shared())
+    def restore(self, snapshot: _State, *, owned: bool = False) -> None:
+        """Make a copy of ``snapshot`` the state; ``owned``: the caller gives the snapshot
+        up, so it becomes the live state itself and restoring costs no copy."""
+        self.state = snapshot if owned else copy.deepcopy(snapshot, self._shared())
         self._index_listeners()  # a restored DAG may have other references (DEP-5, DEP-6)
         self._emit("clock")
 

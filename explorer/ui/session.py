@@ -88,13 +88,20 @@ from explorer.document.panels.captions import StepReport
 from explorer.engine.alerts import Alert, compute_alerts
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import Explanation, explain
-from explorer.engine.simulation import Change, Simulation
+from explorer.engine.simulation import Change, Simulation, State
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario, ScriptAction
 from explorer.scenario.simulate import make_simulation
 
-__all__ = ["CHECKPOINT_EVERY", "DEFAULT_HORIZON", "Defer", "SimulationSession", "main"]
+__all__ = [
+    "BACK_SNAPSHOTS",
+    "CHECKPOINT_EVERY",
+    "DEFAULT_HORIZON",
+    "Defer",
+    "SimulationSession",
+    "main",
+]
 
 #: Where the clock may run to when the scenario has no ``clock.until``.
 DEFAULT_HORIZON = timedelta(days=7)
@@ -104,6 +111,11 @@ DEFAULT_HORIZON = timedelta(days=7)
 #: checkpoint copies the engine's state (about 0.2 s for 200 DAGs 60 days in, about as
 #: long as 500 instants take): every 1,000 keeps long runs within ~20% of their cost.
 CHECKPOINT_EVERY = 1000
+
+#: Back keeps the engine's state from before each of this many latest moves (a copy of
+#: the state, about 15 ms and a few MB for 200 DAGs 60 days in): Back restores it as it
+#: is, without replaying anything. Older moves go back through the automatic checkpoints.
+BACK_SNAPSHOTS = 8
 
 Defer = Callable[[Callable[[], None]], None]
 
@@ -184,6 +196,8 @@ class SimulationSession(QtCore.QObject):
         self.resumed_at: datetime | None = None
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history: list[datetime] = []
+        #: The engine's state before each of the latest moves (Back restores it as it is).
+        self._back: list[State] = []
         self._job: _Job | None = None
         self._last_processed: datetime | None = None
         self._changes: list[Change] = []
@@ -246,7 +260,7 @@ class SimulationSession(QtCore.QObject):
             self.message.emit("nothing else ever happens in this scenario")
             return None
         before = self.now
-        self._history.append(before)
+        self._remember(before)
         self._begin_move()
         self._sim.advance_to(t, progress=self._note)  # checkpoints, unlike Simulation.step()
         self._after_move(before)
@@ -263,7 +277,7 @@ class SimulationSession(QtCore.QObject):
         if instant < self.now:
             self._rewind(instant)
             return
-        self._history.append(self.now)
+        self._remember(self.now)
         self._begin_move()
         self._job = _Job(instant, self.now)
         self.busy_changed.emit(True)
@@ -282,13 +296,17 @@ class SimulationSession(QtCore.QObject):
         if target is None or target >= self.now:
             self.message.emit("already at the start")
             return
-        self._rewind(target, record=False)
+        while self._back and self._back[-1].now > target:
+            self._back.pop()
+        snapshot = self._back.pop() if self._back and self._back[-1].now == target else None
+        self._rewind(target, record=False, snapshot=snapshot)
 
     def reset(self) -> None:
         """Back to ``clock.start`` (the script, with every injected action, stays)."""
         if self.busy:
             self.cancel()
         self._history.clear()
+        self._back.clear()
         self._rewind(self.start, record=False)
 
     def cancel(self) -> None:
@@ -384,11 +402,14 @@ class SimulationSession(QtCore.QObject):
         self._sim = sim
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history.clear()
+        self._back.clear()
         self._last_processed = None
         self.scenario_replaced.emit()
         if keep_clock and target > self.now:
-            self.run_to(target)  # in slices, like any long run
-            self._history.clear()
+            self._begin_move()  # in slices, like any long run (not a move Back returns from)
+            self._job = _Job(target, self.now)
+            self.busy_changed.emit(True)
+            self._work()
         else:
             self._publish()
 
@@ -455,12 +476,22 @@ class SimulationSession(QtCore.QObject):
         self.progress.emit(1.0)
         self._after_move(job.origin if job else self.now)
 
-    def _rewind(self, instant: datetime, *, record: bool = True) -> None:
+    def _remember(self, before: datetime) -> None:
+        """A move forward starts at ``before``: Back will come back to it from a copy of
+        the engine's state there (a checkpoint of its own, nothing replayed)."""
+        self._history.append(before)
+        if self.checkpoint_every:  # the GUI's sessions; headless tests may turn them off
+            self._back.append(self._sim.checkpoint())
+            del self._back[:-BACK_SNAPSHOTS]
+
+    def _rewind(
+        self, instant: datetime, *, record: bool = True, snapshot: State | None = None
+    ) -> None:
         before = self.now
         if record:
             self._history.append(before)
         self._begin_move()
-        self._sim.rewind_to(max(instant, self.start))
+        self._sim.rewind_to(max(instant, self.start), snapshot=snapshot)
         now = self.now
         processed = (
             self._sim.state.last_tick == now or self._previous_instant(inclusive=True) == now

@@ -17,6 +17,7 @@ import gc
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -145,6 +146,9 @@ def test_packed_runs_read_back_equal(runs: list[DagRun]) -> None:
     del runs, run
     gc.collect()
     assert log.packed == len(expected)
+    with mock.patch.object(RunLog, "_unpack", side_effect=AssertionError("a run was built")):
+        keys = [log.partition_key(i) for i in range(len(expected))]  # from the side table
+    assert keys == [r.partition_key for r in expected]
     assert list(log) == expected
     assert [r.run_id for r in log] == [r.run_id for r in expected]
     assert log[-1] == expected[-1] and log[0:2] == expected[0:2]
@@ -269,3 +273,21 @@ def test_instant_columns_equal_the_runs(runs: list[DagRun], data: st.DataObject)
         assert list(view.instants(name)) == [getattr(r, name) for r in expected]
         kept = [getattr(r, name) for r in expected if r.run_type == "asset_triggered"]
         assert list(view.instants(name, "asset_triggered")) == kept
+
+
+def test_states_read_from_the_columns_equal_the_runs() -> None:
+    """Badges read each DAG's latest ended state from the log without building runs."""
+    from explorer.graph.generate import synthetic_scenario
+
+    inputs = build_engine_inputs(synthetic_scenario(120))
+    sim = make_simulation(inputs)
+    sim.advance_to(inputs.start + timedelta(days=2, hours=7, minutes=5))
+    assert sim.runs.packed and len(sim.runs) > sim.runs.packed  # packed and live runs both
+    expected = {
+        dag_id: next((r.state for r in reversed(dag.runs) if not r.active), None)
+        for dag_id, dag in sim.dags.items()
+    }
+    assert [sim.runs.state(i) for i in range(len(sim.runs))] == [r.state for r in sim.runs]
+    with mock.patch.object(RunLog, "_unpack", side_effect=AssertionError("a run was built")):
+        found = {dag_id: dag.runs.last_ended_state() for dag_id, dag in sim.dags.items()}
+    assert found == expected and any(found.values())

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6 import QtCore
@@ -124,9 +125,9 @@ class TestGoingBack:
         calls: list[datetime] = []
         original = session.sim.rewind_to
 
-        def spy(instant: datetime) -> None:
+        def spy(instant: datetime, **kwargs: Any) -> None:
             calls.append(instant)
-            original(instant)
+            original(instant, **kwargs)
 
         monkeypatch.setattr(session.sim, "rewind_to", spy)
         session.step_back()

@@ -15,18 +15,26 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+import explorer.ui.canvas.scene as scene_module
 from explorer.document.edit_reach import edit_kind
+from explorer.document.edits import replace_dag
 from explorer.document.timeline.data import RUN_COLUMNS, RUN_STATES, RUN_TYPES, RunStore
 from explorer.engine.simulation import Change, Simulation
 from explorer.graph.generate import synthetic_scenario
 from explorer.scenario import Scenario
 from explorer.scenario.model import PauseAction
 from explorer.scenario.values import Instant
+from explorer.ui.canvas.items import NodeItem
+from explorer.ui.canvas.scene import ScenarioScene
 from explorer.ui.clock import ManualTicker
+from explorer.ui.commands import EditScenario
+from explorer.ui.document import ScenarioDocument
 from explorer.ui.panels.workbench import Workbench
-from explorer.ui.session import SimulationSession
+from explorer.ui.session import BACK_SNAPSHOTS, SimulationSession
+from explorer.ui.timeline.runs_table import RunsTable
 from tests.ui.conftest import EXAMPLES, drag
 
 pytestmark = pytest.mark.gui
@@ -85,25 +93,62 @@ def fresh_record(scenario: Scenario, until: datetime) -> list[tuple[object, ...]
 
 
 class TestBack:
-    def test_back_replays_from_a_checkpoint_not_from_clock_start(self) -> None:
-        """With checkpoints off, Back from day 6 re-creates every run since clock.start."""
+    def test_back_after_a_move_replays_nothing(self) -> None:
+        """Back restores the engine's state from before the move (a checkpoint the session
+        took): no run is created again. With checkpoints off it replays from clock.start."""
         session, _ = session_at(5)
-        at_day_5 = len(session.sim.runs)
+        before = record(session.sim)
         session.run_to(session.start + timedelta(days=6))
         heard = created_runs(session.sim)
         session.step_back()
         assert session.now == session.start + timedelta(days=5)
-        assert len(session.sim.runs) == at_day_5
+        assert not heard
+        assert record(session.sim) == before == fresh_record(scenario(), session.now)
+
+    def test_back_without_checkpoints_replays_from_clock_start(self) -> None:
+        """The contrast of the test above (checkpoints are what makes Back instant)."""
+        session, _ = session_at(5, checkpoint_every=0)
+        at_day_5 = len(session.sim.runs)
+        session.run_to(session.start + timedelta(days=6))
+        heard = created_runs(session.sim)
+        session.step_back()
+        assert len(heard) == at_day_5 == len(session.sim.runs)
+
+    def test_back_after_steps_gives_the_state_a_fresh_run_has(self) -> None:
+        """Step, step, Back, Back: each Back lands on the record (and the next event) a
+        fresh simulation to that instant has, and stepping again goes the same way."""
+        session, _ = session_at(2)
+        instants, records = [], []
+        for _ in range(4):
+            instants.append(session.now)
+            records.append(record(session.sim))
+            session.step_next()
+        after = (session.now, record(session.sim))
+        for instant, expected in zip(reversed(instants), reversed(records), strict=True):
+            session.step_back()
+            assert session.now == instant and record(session.sim) == expected
+        assert records[0] == fresh_record(scenario(), instants[0])
+        for _ in range(4):
+            session.step_next()
+        assert (session.now, record(session.sim)) == after
+
+    def test_back_beyond_the_kept_states_replays_from_the_nearest_checkpoint(self) -> None:
+        """Only the latest BACK_SNAPSHOTS moves keep their state: older ones go back
+        through the automatic checkpoints, never from clock.start."""
+        session, _ = session_at(5)
+        before = record(session.sim)
+        at_day_5 = len(before)
+        for hour in range(1, BACK_SNAPSHOTS + 2):
+            session.run_to(session.start + timedelta(days=5, hours=hour))
+        for _ in range(BACK_SNAPSHOTS):
+            session.step_back()
+        heard = created_runs(session.sim)
+        session.step_back()  # its state was not kept
+        assert session.now == session.start + timedelta(days=5)
+        assert record(session.sim) == before
         assert heard, "Back replays from a checkpoint before day 5"
         assert heard[0].at > session.start + timedelta(days=1)
         assert len(heard) < at_day_5 / 2  # from clock.start, all of them would be
-
-    def test_back_gives_the_record_it_had(self) -> None:
-        session, _ = session_at(5)
-        before = record(session.sim)
-        session.run_to(session.start + timedelta(days=6))
-        session.step_back()
-        assert record(session.sim) == before
 
 
 class TestLayoutEdits:
@@ -127,6 +172,72 @@ class TestLayoutEdits:
         assert not heard and not changed and not session.busy
         ws.document.undo_stack.undo()
         assert session.sim is sim and not heard
+
+    def test_a_move_moves_that_node_and_its_edges_only(self, window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        """No item is rebuilt or re-measured: the dragged node and its edges move, the
+        others stay where they were; undo moves it back the same way. (The first move of a
+        node the file places nowhere is undone by placing it afresh: it is made first.)"""
+        window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+        scene = window.workspace.scene
+        item = scene.nodes["dag:ingest_orders"]
+        assert item.edges
+        grab = item.mapToScene(QPointF(0, item.body().top() + 10))
+        drag(window, grab, grab + QPointF(60, 0), steps=4)
+        others = {n: i.pos() for n, i in scene.nodes.items() if i is not item}
+        start = item.pos()
+        rebuilt: list[object] = []
+        for name in ("canvas_model", "place"):
+            original = getattr(scene_module, name)
+
+            def spy(*args: object, _original: Callable[..., object] = original) -> object:
+                rebuilt.append(args)
+                return _original(*args)
+
+            monkeypatch.setattr(scene_module, name, spy)
+        remeasured: list[object] = []
+        monkeypatch.setattr(NodeItem, "set_view", lambda self, view: remeasured.append(view))
+        grab = item.mapToScene(QPointF(0, item.body().top() + 10))
+        drag(window, grab, grab + QPointF(90, 40), steps=8)
+        assert item.pos() != start  # (snapped to the grid)
+
+        def edges_follow() -> None:
+            for edge in item.edges:
+                a, b = edge.endpoints()
+                path = edge.path()
+                assert path.pointAtPercent(0) == a
+                assert abs(path.pointAtPercent(1).y() - b.y()) < 1e-6
+
+        edges_follow()
+        window.workspace.document.undo_stack.undo()
+        assert item.pos() == start
+        edges_follow()
+        assert {n: i.pos() for n, i in scene.nodes.items() if i is not item} == others
+        assert not rebuilt and not remeasured
+
+
+class TestCanvasAfterAnEdit:
+    def test_the_canvas_after_an_edit_is_the_canvas_of_the_edited_scenario(
+        self, qapp: QApplication
+    ) -> None:
+        """The scene keeps what an edit cannot change (the places of unplaced nodes, the
+        edges' paths): after a schedule edit every item is where a fresh scene of the
+        edited scenario puts it."""
+        s = scenario()
+        assert not s.layout  # every node placed by the layered layout
+        document = ScenarioDocument(s)
+        scene = ScenarioScene(document, qapp.palette())
+        dag = next(d for d in s.dags if d.schedule == "@daily")
+        edited = replace_dag(s, dag.dag_id, dataclasses.replace(dag, schedule="17 */3 * * *"))
+        document.push(EditScenario(document, edited, "Edit schedule"))
+        fresh = ScenarioScene(ScenarioDocument(edited), qapp.palette())
+        assert scene.positions == fresh.positions
+        assert {n: i.pos() for n, i in scene.nodes.items()} == {
+            n: i.pos() for n, i in fresh.nodes.items()
+        }
+        assert {k: e.path() for k, e in scene.edges.items()} == {
+            k: e.path() for k, e in fresh.edges.items()
+        }
+        assert scene.nodes[f"dag:{dag.dag_id}"].view == fresh.nodes[f"dag:{dag.dag_id}"].view
 
 
 class TestEdits:
@@ -243,14 +354,47 @@ class TestPackedColumns:
         result = store.sync(sim.runs)
         assert not result.reset and store.objects_read < 100
         self.check(sim, store)
-        session.step_back()  # a rewind: a new run log, every column rebuilt
+        shown = len(store)
+        session.step_back()  # a new run log (a copy from before): its columns are read again
         result = store.sync(session.sim.runs)
-        assert result.reset
+        assert not result.reset  # and compared: the views only hear of the rows dropped
+        assert result.removed == shown - len(session.sim.runs) > 0
+        assert set(result.changed) <= {r for r, run in enumerate(session.sim.runs) if run.active}
         assert store.objects_read == len(session.sim.runs) - session.sim.runs.packed
         self.check(session.sim, store)
         row = len(store) - 1
         run = session.sim.runs[row]
         assert store.find(run.dag_id, run.run_id) == row and store.runs[row] is run
+
+
+class TestRunsTableAfterBack:
+    def test_back_drops_the_latest_rows_and_shows_what_a_fresh_table_shows(
+        self, qtbot: QtBot
+    ) -> None:
+        session, _ = session_at(4)
+        table = RunsTable()
+        qtbot.addWidget(table)
+        table.refresh(session.sim)
+        session.run_to(session.start + timedelta(days=5))
+        table.refresh(session.sim)
+        resets: list[None] = []
+        table.model.modelReset.connect(lambda: resets.append(None))
+        session.step_back()
+        table.refresh(session.sim)
+        assert not resets  # rows removed, not the whole model reset
+        fresh = RunsTable()
+        qtbot.addWidget(fresh)
+        fresh.refresh(session.sim)
+
+        def shown(t: RunsTable) -> list[list[object]]:
+            m = t.proxy
+            return [
+                [m.index(r, c).data() for c in range(m.columnCount())] for r in range(m.rowCount())
+            ]
+
+        assert table.proxy.rowCount() == len(session.sim.runs)
+        assert shown(table) == shown(fresh)
+        assert table.count_label.text() == fresh.count_label.text()
 
 
 class TestEditKinds:

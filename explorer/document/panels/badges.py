@@ -70,8 +70,7 @@ def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
     for dag_id, dag in sim.dags.items():
         running = sum(1 for r in dag.active if r.state == "running")
         queued = sum(1 for r in dag.active if r.state == "queued")
-        finished = next((r for r in reversed(dag.runs) if not r.active), None)
-        last = None if finished is None else finished.state
+        last = dag.runs.last_ended_state()  # (from the run log's columns: no run built)
         if not dag.deployed:
             status = "not deployed"
         elif dag.is_paused:

@@ -116,11 +116,13 @@ def lanes_for(sim: Simulation, order: Sequence[str] | None = None) -> list[Lane]
 
 @dataclass(slots=True)
 class SyncResult:
-    """What a sync changed: ``reset`` (rebuild everything) or rows changed and appended."""
+    """What a sync changed: ``reset`` (rebuild everything) or rows changed and appended,
+    after the last ``removed`` rows were dropped (Back: the log is a copy from before)."""
 
     reset: bool
     changed: list[int] = field(default_factory=list)
     appended: range = range(0)
+    removed: int = 0
 
 
 class _Columns:
@@ -276,6 +278,8 @@ class RunStore:
         self.objects_read = 0
         old = self._size
         if runs is not self._source or len(runs) < old:
+            if old and isinstance(runs, RunLog):
+                return self._resync(runs)
             return self._rebuild(runs)
         columns = runs.columns() if isinstance(runs, RunLog) else None
         changed = sorted(self._live)
@@ -309,6 +313,27 @@ class RunStore:
             self._read_object(row, runs[row])
         self.version += 1
         return SyncResult(reset=True, appended=range(n))
+
+    def _resync(self, runs: RunLog) -> SyncResult:
+        """Another log (Back restores a copy of an earlier one, an edit re-simulates from
+        a checkpoint): rebuilt from its packed columns, then compared with the rows shown,
+        so that the views only hear of the rows that differ, were dropped or added."""
+        old = self._size
+        before_f = {name: self._cols.f[name][:old].copy() for name in self._cols.f}
+        before_i = {name: self._cols.i[name][:old].copy() for name in self._cols.i}
+        self._rebuild(runs)
+        n = self._size
+        keep = min(old, n)
+        differs = np.zeros(keep, dtype=bool)
+        for name, values in before_f.items():
+            a, b = values[:keep], self._cols.f[name][:keep]
+            differs |= ~((a == b) | (np.isnan(a) & np.isnan(b)))
+        for name, ints in before_i.items():
+            differs |= ints[:keep] != self._cols.i[name][:keep]
+        changed = sorted({*np.flatnonzero(differs).tolist(), *(r for r in self._live if r < keep)})
+        if len(changed) > keep // 2:
+            return SyncResult(reset=True, appended=range(n))
+        return SyncResult(reset=False, changed=changed, appended=range(keep, n), removed=old - keep)
 
     def _fill_packed(self, columns: PackedColumns, n: int) -> None:
         """Every packed run's columns at once (numpy, no objects); live rows noted."""
@@ -374,6 +399,13 @@ class RunStore:
         self._live.add(row)
 
     # ------------------------------------------------------------------ queries
+    def partition_key(self, row: int) -> str | None:
+        """The run's partition key, from the log's side table when the run is packed."""
+        source = self._source
+        if isinstance(source, RunLog):
+            return source.partition_key(row)
+        return self.runs[row].partition_key
+
     def find(self, dag_id: str, run_id: str) -> int | None:
         """The row of a run, by its DAG's rows (only that DAG's runs are built, once)."""
         row = self._found.get((dag_id, run_id))
@@ -430,10 +462,14 @@ class EventStore:
     def sync(self, events: list[AssetEvent]) -> bool:
         """True when anything changed."""
         old = len(self.events)
-        if old and (len(events) < old or events[old - 1] is not self.events[old - 1]):
-            self.events = []
-            self._cols.clear()
-            old = 0
+        kept = min(old, len(events))
+        if kept and events[kept - 1] is not self.events[kept - 1]:
+            kept = 0  # another history (an edit): every row is read again
+        if kept < old:  # Back, or an edit: checkpoints share the events they hold, so the
+            del self.events[kept:]  # rows before the first one that differs are kept
+            old = kept
+            if not kept:
+                self._cols.clear()
         elif len(events) == old:
             return False
         self._cols.grow_to(len(events))

@@ -21,6 +21,7 @@ MySQL-only "ASCII characters" check is not modelled either (URI-4).
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import string
@@ -184,6 +185,20 @@ def make_asset(
     ``ObjectStoragePath``); a name or group that is not a string is refused.
     Raises :class:`AssetError` for every refusal (URI-4).
     """
+    args = (name, uri, group, kind)
+    if all(value is None or type(value) is str for value in args):
+        identity, warnings = _make_asset(*args)
+    else:  # (a uri that is not a string may not be hashable)
+        identity, warnings = _make_asset.__wrapped__(*args)
+    return identity, list(warnings)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _make_asset(
+    name: str | None, uri: str | None, group: str | None, kind: AssetKind
+) -> tuple[AssetIdentity, tuple[str, ...]]:
+    """:func:`make_asset`, remembered: a pure function of its arguments, asked for every
+    asset node each time a scenario is checked (every edit in the GUI checks it)."""
     cls = _CLASS_NAMES[kind]
     if name is None and uri is None:
         raise AssetError(f"{cls}() needs a name or a uri (Airflow: TypeError)")
@@ -199,7 +214,7 @@ def make_asset(
         group = kind
     _check_identifier(cls, "group", group, non_empty=False)
     identity = AssetIdentity(name, stored_uri, group, _aip60_uri(stored_uri))
-    return identity, warnings
+    return identity, tuple(warnings)
 
 
 def normalize_uri(text: str) -> str:

@@ -99,6 +99,7 @@ class NodeItem(QGraphicsItem):
         self._size = self.measure()
         #: Live state at the simulation clock (DAG nodes): (label, tone, detail), or None.
         self.live: tuple[str, str, str] | None = None
+        self._live_cache: tuple[tuple[str, tuple[float, float]], QRectF] | None = None
         self.setToolTip(view.tooltip)
 
     @property
@@ -134,11 +135,19 @@ class NodeItem(QGraphicsItem):
         self.setToolTip(tip)
 
     def live_rect(self) -> QRectF | None:
+        """The badge's box; measured once per label and size (Qt asks for the bounds of
+        every item in view at every repaint)."""
         if self.live is None:
             return None
+        key = (self.live[0], self._size)
+        cached = self._live_cache
+        if cached is not None and cached[0] == key:
+            return QRectF(cached[1])
         r = self.body()
         width = QFontMetricsF(_font(-1, bold=True)).horizontalAdvance(self.live[0]) + 18
-        return QRectF(r.left() + 8, r.bottom() + 4, min(max(width, 40.0), 420.0), 20)
+        rect = QRectF(r.left() + 8, r.bottom() + 4, min(max(width, 40.0), 420.0), 20)
+        self._live_cache = (key, rect)
+        return QRectF(rect)
 
     def set_colors(self, colors: CanvasColors) -> None:
         self.colors = colors
@@ -556,9 +565,13 @@ class EdgeItem(QGraphicsPathItem):
         )
 
     def adjust(self) -> None:
+        """Follow the nodes: the path, its bounds and the arrow's tip are computed here,
+        once a move, not in every paint (a repaint of a big canvas paints every edge)."""
         start, end = self.endpoints()
+        self._tip = QPointF(end.x() - PORT_RADIUS - 1, end.y())
         self.prepareGeometryChange()
-        self.setPath(curve(start, QPointF(end.x() - PORT_RADIUS - 1, end.y())))
+        self.setPath(curve(start, self._tip))
+        self._bounds = self.path().boundingRect().adjusted(-10, -10, 10, 10)
 
     def shape(self) -> QPainterPath:
         stroker = QPainterPathStroker()
@@ -566,7 +579,7 @@ class EdgeItem(QGraphicsPathItem):
         return stroker.createStroke(self.path())
 
     def boundingRect(self) -> QRectF:
-        return self.path().boundingRect().adjusted(-10, -10, 10, 10)
+        return self._bounds
 
     def hoverEnterEvent(self, event: object) -> None:
         self._hover = True
@@ -598,8 +611,7 @@ class EdgeItem(QGraphicsPathItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self.path())
-        _, end = self.endpoints()
-        end = QPointF(end.x() - PORT_RADIUS - 1, end.y())
+        end = self._tip
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawPolygon(

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouse
 
 from explorer.document import edits
 from explorer.document.edit_reach import moved_only
-from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, place
+from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, node_size, place
 from explorer.scenario import Scenario
 from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink, RubberBand
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
@@ -60,6 +60,8 @@ class ScenarioScene(QGraphicsScene):
         self.view_offsets: dict[str, tuple[float, float]] = {}
         #: The scenario the items show (a layout-only change skips rebuilding the model).
         self._synced_with: Scenario | None = None
+        #: The last :func:`place` asked, with what it read (:meth:`_place`).
+        self._placed: tuple[object, dict[str, tuple[float, float]]] | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
         document.changed.connect(self.sync)
@@ -72,6 +74,8 @@ class ScenarioScene(QGraphicsScene):
             self._interaction.cancel()
         previous, self._synced_with = self._synced_with, scenario
         moved = previous is not None and moved_only(previous, scenario)
+        if moved and previous is not None and self._move_only(previous, scenario):
+            return
         # a file opened in the background comes with its model and places (workers.OpenJob)
         prepared, self.document.prepared_canvas = self.document.prepared_canvas, None
         if previous is None and prepared is not None:
@@ -80,7 +84,7 @@ class ScenarioScene(QGraphicsScene):
             # a move or a layout: the items stay, only their places change (edges follow)
             model = self.model if moved else canvas_model(scenario)
             kept = self._moved_positions(previous, scenario) if moved else None
-            positions = place(model, scenario.layout) if kept is None else kept
+            positions = self._place(model, scenario) if kept is None else kept
         self.positions = positions
         selected = set(self.selected_ids())
         self._syncing = True
@@ -96,6 +100,43 @@ class ScenarioScene(QGraphicsScene):
         self._fit_scene_rect()
         self.synced.emit()
         self.selectionChangedIds.emit()
+
+    def _place(self, model: CanvasModel, scenario: Scenario) -> dict[str, tuple[float, float]]:
+        """:func:`place`, again only when what it reads changed: the graph, the nodes'
+        sizes or the saved places (an edit of a DAG's schedule changes none of them, and
+        laying out the unplaced nodes of a big graph takes a tenth of a second)."""
+        key = (
+            tuple((n, node_size(v)) for n, v in model.nodes.items()),
+            tuple(model.graph.nodes(data=True)),
+            tuple(model.graph.edges(data=True)),
+            tuple(scenario.layout.items()),
+        )
+        if self._placed is None or self._placed[0] != key:
+            self._placed = (key, place(model, scenario.layout))
+        return dict(self._placed[1])
+
+    def _move_only(self, previous: Scenario, scenario: Scenario) -> bool:
+        """A drag, a nudge, their undo: only the nodes whose saved place changed move
+        (their edges follow them), nothing is rebuilt, and the scene only grows to hold
+        them. False when a saved place was dropped (that node is placed afresh)."""
+        old, new = previous.layout, scenario.layout
+        if any(n in old and n not in new for n in self.nodes):
+            return False
+        changed = [n for n in self.nodes if n in new and old.get(n) != new[n]]
+        bounds = self.sceneRect()
+        m = _SCENE_MARGIN
+        for node_id in changed:
+            x, y = float(new[node_id][0]), float(new[node_id][1])
+            self.positions[node_id] = (x, y)
+            dx, dy = self.view_offsets.get(node_id, (0.0, 0.0))
+            item = self.nodes[node_id]
+            if item.pos() != QPointF(x + dx, y + dy):
+                item.setPos(x + dx, y + dy)
+            bounds = bounds.united(item.sceneBoundingRect().adjusted(-m, -m, m, m))
+        if bounds != self.sceneRect():
+            self.setSceneRect(bounds)
+        self.synced.emit()
+        return True
 
     def _moved_positions(
         self, previous: Scenario | None, scenario: Scenario
@@ -152,13 +193,11 @@ class ScenarioScene(QGraphicsScene):
             elif view is not None and view != item.view:
                 item.view = view
                 item.adjust()
-        for key, view in wanted.items():
-            if key not in self.edges:
+        for key, view in wanted.items():  # (an edge kept follows its nodes: itemChange and
+            if key not in self.edges:  # set_view adjust it when they move or change size)
                 edge = EdgeItem(view, self.nodes[view.source], self.nodes[view.target], self.colors)
                 self.addItem(edge)
                 self.edges[key] = edge
-            else:
-                self.edges[key].adjust()
 
     def _remove_node(self, node_id: str) -> None:
         item = self.nodes.pop(node_id)

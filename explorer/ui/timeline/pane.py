@@ -76,7 +76,7 @@ class _BadgeText:
         self.store = store
 
     def __getitem__(self, row: int) -> str:
-        return self.store.runs[row].partition_key or ""
+        return self.store.partition_key(row) or ""
 
     def __len__(self) -> int:
         return len(self.store)

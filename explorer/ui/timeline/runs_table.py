@@ -177,7 +177,13 @@ class RunsTableModel(QtCore.QAbstractTableModel):
         self._contexts = ContextBuilder(sim)  # the clock moved: contexts are read again
         self._rendered.clear()
         result = self.store.sync(sim.runs)
-        if result.reset:
+        removed = result.removed
+        if removed and self._order is None and not result.reset:  # Back: the latest rows go
+            self.beginRemoveRows(QtCore.QModelIndex(), self._count - removed, self._count - 1)
+            self._count -= removed
+            self.endRemoveRows()
+            removed = 0
+        if result.reset or removed:  # (sorted: the rows removed are anywhere)
             self.beginResetModel()
             self._count = len(self.store)
             self._order = self._where = None
@@ -438,6 +444,7 @@ class RunsTable(QtWidgets.QWidget):
         self.view.horizontalHeader().setResizeContentsPrecision(50)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.proxy.rowsInserted.connect(self._update_count)
+        self.proxy.rowsRemoved.connect(self._update_count)
         self.proxy.modelReset.connect(self._update_count)
         self.proxy.layoutChanged.connect(self._update_count)
         bar = QtWidgets.QHBoxLayout()

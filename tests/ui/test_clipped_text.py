@@ -152,7 +152,7 @@ def test_a_pinned_run_card_shows_every_row(qtbot: QtBot, window: MainWindow) -> 
     card = pane.run_card
     lines = card.lines()
     assert card.isVisible() and lines[lines.index("events consumed") + 1] == "0"
-    assert "triggering_asset_events" in lines  # the template context rows come last
+    assert any(line.strip() == "triggering_asset_events" for line in lines)  # context rows last
     assert card.height() >= card.sizeHint().height(), (card.size(), card.sizeHint())
 
 

@@ -19,7 +19,7 @@ import copy
 import hashlib
 import heapq
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,14 +28,16 @@ from explorer.engine import deployment
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode
 from explorer.engine.assets.orphanage import activate_due, next_activation
-from explorer.engine.assets.partitioned import PartitionRequest, fire_partition_requests
-from explorer.engine.assets.store import AssetStore, EventSource
-from explorer.engine.assets.watchers import WatcherSpec, WatcherState, poll_due, run_watchers
+from explorer.engine.assets.partitioned import fire_partition_requests
+from explorer.engine.assets.store import EventSource
+from explorer.engine.assets.watchers import WatcherSpec
+from explorer.engine.assets.watching import poll_due, run_watchers
+from explorer.engine.backfill import create_backfill, note_run_finished
+from explorer.engine.config import SchedulerConfig
 from explorer.engine.dag import DagSpec, TaskOutcome, TaskSpec
 from explorer.engine.dagfile import DagFile, DeployDag, RemoveDag
 from explorer.engine.dagstate import DagState
-from explorer.engine.errors import EngineError
-from explorer.engine.examine import Rotation
+from explorer.engine.errors import EngineError, SimulationLimitError
 from explorer.engine.max_active_flag import parse_flag, refreshes_on_finish
 from explorer.engine.options import AirflowOptions
 from explorer.engine.runlog import DagRuns, RunLog
@@ -47,6 +49,8 @@ from explorer.engine.runs import (
     random_suffix,
     standard_run_id,
 )
+from explorer.engine.selection import select_run
+from explorer.engine.state import SimState
 from explorer.engine.task_instances import has_task_instances
 from explorer.engine.ticks import Cadence, GridCadence, NoCadence
 from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
@@ -56,22 +60,6 @@ from explorer.engine.tz import ONE_US
 __all__ = ["Change", "SchedulerConfig", "Simulation", "SimulationLimitError"]
 
 Observer = Callable[["Change"], None]
-
-
-class SimulationLimitError(EngineError):
-    """The scenario would create more runs than the stated limit."""
-
-
-@dataclass(frozen=True, slots=True)
-class SchedulerConfig:
-    """The scheduler settings that shape the record (Airflow's defaults)."""
-
-    loop_interval: timedelta = timedelta(seconds=1)
-    parse_interval: timedelta | None = timedelta(seconds=30)
-    #: ``[scheduler] max_dagruns_to_create_per_loop`` (SCH-2).
-    max_dagruns_to_create_per_loop: int = 10
-    #: ``[scheduler] max_dagruns_per_loop_to_schedule``: queued runs promoted per loop.
-    max_dagruns_per_loop_to_schedule: int = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,61 +75,8 @@ class Change:
     detail: str = ""
 
 
-@dataclass(slots=True)
-class _Pending:
-    """A script action waiting for its instant, or an override waiting for its run."""
-
-    order: int
-    action: act.Action
-    matched: bool = False
-
-
-@dataclass(slots=True)
-class _State:
-    """Everything that changes as the clock moves; copied whole for checkpoints."""
-
-    now: datetime
-    dags: dict[str, DagState]
-    #: Every run in creation order; ended runs are packed (``runlog``).
-    runs: RunLog = field(default_factory=RunLog)
-    #: Queued and running runs of every DAG by (dag_id, nth), in activation order.
-    active: dict[tuple[str, int], DagRun] = field(default_factory=dict)
-    #: The active runs that are queued or may still have tasks not started, in ``active``
-    #: order (pruned lazily): what the loop scans instead of every active run.
-    pending: dict[tuple[str, int], DagRun] = field(default_factory=dict)
-    #: Runs a task of which ended (or that started with nothing left to run) since the
-    #: last loop: step 5's only candidates.
-    touched: dict[tuple[str, int], DagRun] = field(default_factory=dict)
-    #: Position of each active run in ``active`` order (step 5 ends runs in that order).
-    activation: dict[tuple[str, int], int] = field(default_factory=dict)
-    activations: int = 0
-    #: (due instant, DAG order, version, dag_id): when a DAG next needs a loop (SCH-2).
-    due: list[tuple[datetime, int, int, str]] = field(default_factory=list)
-    script_index: int = 0
-    completions: list[tuple[datetime, int, int, int, int]] = field(default_factory=list)
-    overrides: list[_Pending] = field(default_factory=list)
-    last_tick: datetime | None = None
-    dirty: bool = True
-    warnings: list[str] = field(default_factory=list)
-    unmatched: list[str] = field(default_factory=list)
-    backfills: list[dict[str, Any]] = field(default_factory=list)
-    seq: int = 0
-    assets: AssetStore = field(default_factory=AssetStore)
-    #: DAGs with asset queue rows (AS-2), and those whose condition they satisfy (AS-3).
-    asset_queued: set[str] = field(default_factory=set)
-    asset_ready: set[str] = field(default_factory=set)
-    #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
-    audit_log: list[dict[str, Any]] = field(default_factory=list)
-    watchers: WatcherState = field(default_factory=WatcherState)
-    #: Partition requests (APDR), every one ever opened, and the newest per (DAG, key).
-    partition_requests: list[PartitionRequest] = field(default_factory=list)
-    partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
-    #: Options in force and DAG files present (DEP-6, DEP-7).
-    deployment: deployment.DeploymentState = field(default_factory=deployment.DeploymentState)
-    #: Step 5's examination order (RND-6), and the latest cadence instant whose loop
-    #: (run or skipped) it has seen.
-    rotation: Rotation = field(default_factory=Rotation)
-    examined_upto: datetime | None = None
+#: The state record's former name, kept for code that names it (checkpoints are SimState).
+_State = SimState
 
 
 class Simulation:
@@ -201,13 +136,13 @@ class Simulation:
         self._observers: list[Observer] = []
         #: Automatic checkpoints (instant, snapshot), oldest first, for :meth:`rewind_to`.
         self.checkpoint_every = checkpoint_every
-        self._checkpoints: list[tuple[datetime, _State]] = []
+        self._checkpoints: list[tuple[datetime, SimState]] = []
         self._since_checkpoint = 0
         log = RunLog()
         every = [*resolved, *added.values()]
         dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(every)}
         self._dag_ids = list(dag_states)
-        self.state = _State(now=start, dags=dag_states, runs=log)
+        self.state = SimState(now=start, dags=dag_states, runs=log)
         self.state.deployment.options = options
         self.state.deployment.files = {f.dag_id: f for f in files}
         if deploy_at_start:
@@ -222,11 +157,11 @@ class Simulation:
                 self.script.insert(0, act.Deploy(at=start, dag_ids=tuple(first)))
         for a in self.script:
             self._check_action(a)
-        self._index_listeners()
+        self.index_listeners()
         self._initial = self.checkpoint()
 
     # ------------------------------------------------------------------ asset listeners
-    def _index_listeners(self) -> None:
+    def index_listeners(self) -> None:
         """Which DAGs an event on an asset can reach (AS-2), indexed once: by the assets
         their conditions name, by ``Asset.ref`` name and uri, and by alias."""
         self._by_asset: dict[AssetKey, list[str]] = {}
@@ -261,7 +196,7 @@ class Simulation:
         self._observers.append(observer)
         return lambda: self._observers.remove(observer)
 
-    def _emit(
+    def emit(
         self, kind: str, dag_id: str | None = None, run: DagRun | None = None, detail: str = ""
     ) -> None:
         if self._observers:
@@ -351,7 +286,7 @@ class Simulation:
             if progress is not None and not progress(t):
                 return
         self.state.now = instant
-        self._emit("clock")
+        self.emit("clock")
 
     def rewind_to(self, instant: datetime) -> None:
         """Go back to ``instant``: restore the nearest earlier checkpoint and replay from it.
@@ -416,14 +351,14 @@ class Simulation:
     def advance_by(self, delta: timedelta) -> None:
         self.advance_to(self.state.now + delta)
 
-    def checkpoint(self) -> _State:
+    def checkpoint(self) -> SimState:
         """A snapshot of the whole state (specs and timetables are shared, not copied)."""
         return copy.deepcopy(self.state, self._shared())
 
-    def restore(self, snapshot: _State) -> None:
+    def restore(self, snapshot: SimState) -> None:
         self.state = copy.deepcopy(snapshot, self._shared())
-        self._index_listeners()  # a restored DAG may have other references (DEP-5, DEP-6)
-        self._emit("clock")
+        self.index_listeners()  # a restored DAG may have other references (DEP-5, DEP-6)
+        self.emit("clock")
 
     def _shared(self) -> dict[int, Any]:
         """Immutable objects a snapshot shares instead of copying: specs and files."""
@@ -436,9 +371,8 @@ class Simulation:
 
     def finish(self) -> None:
         """Report script actions that never matched a run (contract section 2)."""
-        for pending in self.state.overrides:
-            if not pending.matched:
-                self._unmatched(pending.action)
+        for action in self.state.overrides.unmatched():
+            self._unmatched(action)
 
     # ------------------------------------------------------------------ the loop
     def _next_needed_tick(self) -> datetime | None:
@@ -479,7 +413,7 @@ class Simulation:
                 reasons.append(max(run.logical_date or st.now, st.now))
         return min(reasons) if reasons else None
 
-    def _reschedule(self, dag: DagState) -> None:
+    def reschedule(self, dag: DagState) -> None:
         """Record when ``dag`` next needs a loop; older heap entries become stale."""
         dag.due_version += 1
         due = self._due_at(dag)
@@ -523,8 +457,10 @@ class Simulation:
         st = self.state
         self._catch_up_examination(t)
         st.now = t
-        if st.assets.activates_at:
-            activate_due(self, t)  # the orphanage housekeeping (assets/orphanage.py)
+        # the orphanage housekeeping (assets/orphanage.py): a reference may resolve now
+        if st.assets.activates_at and activate_due(self, t):
+            asset_rules.refresh_ready(self, None)  # AS-3
+            st.dirty = True
         # 1. task outcomes due now (trace README 7.3: before script steps)
         while st.completions and st.completions[0][0] <= t:
             _, order, nth, task_index, _ = heapq.heappop(st.completions)
@@ -559,7 +495,7 @@ class Simulation:
         st.dirty = self._finish_runs(now) or capped
 
     # ------------------------------------------------------------------ parsing (SCH-4b)
-    def _sync_parse(self, dag: DagState, t: datetime) -> None:
+    def sync_parse(self, dag: DagState, t: datetime) -> None:
         """Apply the latest periodic parse at or before ``t`` if it was not applied yet."""
         if not dag.deployed or dag.dag_id not in self.state.deployment.files:
             return  # no file, no parse (DEP-6)
@@ -578,7 +514,7 @@ class Simulation:
         reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
         self._compute_next_run(dag, reference, at)
         dag.exceeds_max_active_runs = parse_flag(dag, self._exceeds(dag))
-        self._reschedule(dag)
+        self.reschedule(dag)
 
     def _compute_next_run(
         self, dag: DagState, reference: ReferenceRun | None, now: datetime
@@ -603,7 +539,7 @@ class Simulation:
             # Airflow logs the exception and the DAG has no next run (README 1.6).
             dag.next_run = None
             if dag.next_run_error != str(exc):
-                self._warn(f"DAG {dag.dag_id!r} stops being scheduled at {now.isoformat()}: {exc}")
+                self.warn(f"DAG {dag.dag_id!r} stops being scheduled at {now.isoformat()}: {exc}")
             dag.next_run_error = str(exc)
         if dag.next_run != previous:
             dag.stalled_on = None
@@ -645,17 +581,17 @@ class Simulation:
                 due.append(dag)
         candidates = []
         for dag in due:
-            self._sync_parse(dag, now)
+            self.sync_parse(dag, now)
             at = self._due_at(dag)
             if at is not None and at <= now and dag.next_run is not None:
                 candidates.append(dag)
             else:
-                self._reschedule(dag)
+                self.reschedule(dag)
         asset_ready = asset_rules.ready_asset_dags(self) if st.asset_ready else []
         if skip:  # SCH-1: a DAG that got a partition run this loop gets nothing else
             for dag in [d for d in candidates if d.dag_id in skip]:
                 candidates.remove(dag)
-                self._reschedule(dag)
+                self.reschedule(dag)
             asset_ready = [d for d in asset_ready if d.dag_id not in skip]
         ready_ids = {d.dag_id for d in asset_ready}
         chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
@@ -675,13 +611,13 @@ class Simulation:
             # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
             if dag.dag_id not in ready_ids:
                 self._create_scheduled_run(dag, now)
-                self._reschedule(dag)
+                self.reschedule(dag)
         for dag in taken:
             if dag.dag_id in ready_ids:
                 asset_rules.create_asset_run(self, dag, now)
-                self._reschedule(dag)
+                self.reschedule(dag)
         for dag in left:
-            self._reschedule(dag)  # still due: the next loop takes it
+            self.reschedule(dag)  # still due: the next loop takes it
 
     def _create_scheduled_run(self, dag: DagState, now: datetime) -> None:
         info = dag.next_run
@@ -700,7 +636,7 @@ class Simulation:
                         None if wake is None else max(wake, now + timedelta(microseconds=1))
                     )
                 return
-        run = self._new_run(
+        run = self.new_run(
             dag,
             run_type="scheduled",
             triggered_by="timetable",
@@ -710,9 +646,9 @@ class Simulation:
         )
         self._compute_next_run(dag, ReferenceRun.of(info), now)
         dag.exceeds_max_active_runs = self._exceeds(dag)
-        self._emit("run_created", dag.dag_id, run)
+        self.emit("run_created", dag.dag_id, run)
 
-    def _new_run(
+    def new_run(
         self,
         dag: DagState,
         *,
@@ -758,12 +694,12 @@ class Simulation:
         run.set_state("queued", now)
         st.runs.append(run, derived_run_id=standard)
         dag.note_created(run)
-        self._activate(run)
+        self.activate(run)
         st.dirty = True
-        self._resolve_overrides(run)
+        st.overrides.resolve(run, dag, st.runs)  # the one override path (overrides.py)
         return run
 
-    def _activate(self, run: DagRun) -> None:
+    def activate(self, run: DagRun) -> None:
         """``run`` becomes active (created, or queued again by a backfill)."""
         st = self.state
         key = (run.dag_id, run.nth)
@@ -773,6 +709,13 @@ class Simulation:
         st.pending[key] = run
         st.activations += 1
         st.activation[key] = st.activations
+
+    def cancel_task_timers(self, run: DagRun) -> None:
+        """Drop the queued task completions of ``run`` (a backfill clears and requeues it)."""
+        st = self.state
+        order = st.dags[run.dag_id].order
+        st.completions = [c for c in st.completions if (c[1], c[2]) != (order, run.nth)]
+        heapq.heapify(st.completions)
 
     def _outcome(self, dag_id: str, nth: int, task: TaskSpec) -> TaskOutcome:
         """The declared outcome, or a seeded random failure at ``failure_rate``."""
@@ -848,7 +791,7 @@ class Simulation:
             st.rotation.started(run)
             if all(t.finished for t in run.tasks):  # nothing to run: step 5 ends it
                 st.touched[(run.dag_id, run.nth)] = run
-            self._emit("run_state", run.dag_id, run, "running")
+            self.emit("run_state", run.dag_id, run, "running")
         return len(eligible) > cap
 
     def _start_waiting_tasks(self, now: datetime) -> None:
@@ -880,7 +823,7 @@ class Simulation:
                 if task.held:
                     continue
                 duration = spec.duration if spec is not None else timedelta(0)
-                task.finish_at = now + duration + self._delay(run, task)
+                task.finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
                 st.seq += 1
                 heapq.heappush(
                     st.completions,
@@ -951,18 +894,16 @@ class Simulation:
         self.state.activation.pop(key, None)
         # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
         del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
-        self._sync_parse(dag, now)
+        self.sync_parse(dag, now)
         # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
         # manual or asset-triggered run ends, never a backfill run (SCH-5).
         if run.run_type != "backfill" and refreshes_on_finish(dag):  # RND-4
             dag.exceeds_max_active_runs = self._exceeds(dag)
         if run.backfill_id is not None:
-            from explorer.engine.backfill import note_run_finished
-
             note_run_finished(self, run, now)  # completion (backfill.py, step 5)
         # --- end backfill hook
-        self._reschedule(dag)
-        self._emit("run_state", run.dag_id, run, state)
+        self.reschedule(dag)
+        self.emit("run_state", run.dag_id, run, state)
         self.state.runs.freeze(run)  # nothing changes an ended run again (runlog)
 
     def _finish_task(
@@ -974,7 +915,7 @@ class Simulation:
         task.finish_at = self.state.now
         self.state.dirty = True
         self.state.touched[(run.dag_id, run.nth)] = run
-        self._emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
+        self.emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
         if task.state == "success":  # only SUCCESS emits (AS-1)
             asset_rules.emit_task_events(
                 self,
@@ -1023,16 +964,16 @@ class Simulation:
             ids = action.dag_ids or tuple(st.dags)
             parsed = [st.dags[dag_id] for dag_id in ids if dag_id in files]
             for dag in parsed:
-                self._deploy(dag, action.at)
+                self.deploy_dag(dag, action.at)
             asset_rules.activate_assets(self, parsed, action.at)
             for dag in parsed:
-                self._emit("dag_parsed", dag.dag_id, detail="parse")
+                self.emit("dag_parsed", dag.dag_id, detail="parse")
         elif isinstance(action, act.Pause | act.Unpause):
             dag = st.dags[action.dag_id]
-            self._sync_parse(dag, action.at)
+            self.sync_parse(dag, action.at)
             dag.is_paused = isinstance(action, act.Pause)
-            self._reschedule(dag)
-            self._emit("dag_paused" if dag.is_paused else "dag_unpaused", dag.dag_id)
+            self.reschedule(dag)
+            self.emit("dag_paused" if dag.is_paused else "dag_unpaused", dag.dag_id)
         elif isinstance(action, act.Trigger):
             self._trigger(action)
         elif isinstance(action, act.TaskFinish):
@@ -1040,10 +981,10 @@ class Simulation:
         elif isinstance(action, act.RunOutcome):
             self._run_outcome(action)
         elif isinstance(action, act.Override):
-            st.overrides.append(_Pending(st.seq, action))
+            pending = st.overrides.add(action, st.seq)
             st.seq += 1
             for run in st.runs:
-                self._resolve_overrides(run, only=st.overrides[-1])
+                st.overrides.resolve(run, st.dags[run.dag_id], st.runs, only=pending)
         elif isinstance(action, act.ExternalEvent):
             asset_rules.record_event(
                 self,
@@ -1053,16 +994,14 @@ class Simulation:
                 extra={**dict(action.extra), "from_rest_api": True},
             )
         elif isinstance(action, act.Backfill):
-            from explorer.engine.backfill import create_backfill
-
             create_backfill(self, action)
 
-    def _deploy(self, dag: DagState, at: datetime) -> None:
+    def deploy_dag(self, dag: DagState, at: datetime) -> None:
         if not dag.deployed:
             dag.deployed = True
             dag.deployed_at = at
             dag.is_paused = dag.spec.is_paused_upon_creation
-            self._emit("dag_deployed", dag.dag_id)
+            self.emit("dag_deployed", dag.dag_id)
         self._parse(dag, at)
 
     def _trigger(self, action: act.Trigger) -> None:
@@ -1070,14 +1009,14 @@ class Simulation:
         dag = self.state.dags[action.dag_id]
         now = action.at
         if not dag.deployed:
-            self._warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not deployed")
+            self.warn(f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not deployed")
             return
-        self._sync_parse(dag, now)
+        self.sync_parse(dag, now)
         table = dag.spec.timetable
         partition_date = None
         if action.partition_key is not None:
             if not (table.partitioned or table.partitioned_at_runtime):
-                self._warn(
+                self.warn(
                     f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} is not "
                     "partitioned (DagNotPartitionedError)"
                 )
@@ -1085,12 +1024,12 @@ class Simulation:
             try:
                 partition_date = table.resolve_partition_date(action.partition_key)
             except EngineError as exc:
-                self._warn(f"trigger at {now.isoformat()} refused: {exc}")
+                self.warn(f"trigger at {now.isoformat()} refused: {exc}")
                 return
         interval = None
         if action.logical_date is not None:
             if action.logical_date in dag.logical_dates:
-                self._warn(
+                self.warn(
                     f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already "
                     f"has a run with logical_date {action.logical_date.isoformat()}"
                 )
@@ -1101,12 +1040,12 @@ class Simulation:
         if any(r.run_id == run_id for r in dag.active) or any(
             r.run_id == run_id for r in reversed(dag.runs[-50:])
         ):
-            self._warn(
+            self.warn(
                 f"trigger at {now.isoformat()} refused: DAG {dag.dag_id!r} already has a "
                 f"run {run_id!r} (409 Conflict)"
             )
             return
-        run = self._new_run(
+        run = self.new_run(
             dag,
             run_type="manual",
             triggered_by="rest_api",
@@ -1114,38 +1053,10 @@ class Simulation:
             logical_date=action.logical_date,
             now=now,
         )
-        self._emit("run_created", dag.dag_id, run)
+        self.emit("run_created", dag.dag_id, run)
 
     def _select(self, selector: act.RunSelector, at: datetime) -> DagRun | None:
-        """The first run, in creation order, that any of the selector's criteria names.
-
-        Looked up by index (``nth``, logical date, the first ``created_at`` at or after
-        ``at``) rather than by reading every run back from the run log.
-        """
-        dag = self.state.dags[selector.dag_id]
-        found: list[int] = []
-        if selector.nth is not None and 0 <= selector.nth < len(dag.runs):
-            found.append(selector.nth)
-        if selector.logical_date is not None:
-            nth = dag.logical_dates.get(selector.logical_date)
-            if nth is not None:
-                found.append(nth)
-        if selector.partition_key is not None:
-            nth = next((r.nth for r in dag.runs if r.partition_key == selector.partition_key), None)
-            if nth is not None:
-                found.append(nth)
-        if selector.next:
-            nth = self._first_created_at_or_after(dag, at)
-            if nth is not None:
-                found.append(nth)
-        return dag.runs[min(found)] if found else None
-
-    @staticmethod
-    def _first_created_at_or_after(dag: DagState, at: datetime) -> int | None:
-        return next(
-            (n for n, t in enumerate(dag.runs.instants("created_at")) if t is not None and t >= at),
-            None,
-        )
+        return select_run(self.state.dags[selector.dag_id], selector, at)
 
     def _task_finish(self, action: act.TaskFinish) -> None:
         run = self._select(action.run, action.at)
@@ -1168,61 +1079,14 @@ class Simulation:
             if task.state in ("running", "none"):
                 self._finish_task(run, task, action.outcome)
 
-    def _resolve_overrides(self, run: DagRun, only: _Pending | None = None) -> None:
-        for pending in [only] if only is not None else self.state.overrides:
-            assert pending is not None
-            override = pending.action
-            assert isinstance(override, act.Override)
-            sel = override.run
-            if sel.dag_id != run.dag_id:
-                continue
-            if sel.next:
-                if pending.matched or run.created_at < override.at:
-                    continue
-            elif self._select(sel, override.at) is not run:
-                continue
-            pending.matched = True
-            if override.outcome is not None or override.hold:
-                self.state.runs.thaw(run)  # an ended run's tasks change: unpack it first
-            for task in run.tasks:
-                if override.task_id is None or task.task_id == override.task_id:
-                    if override.outcome is not None:
-                        task.outcome = override.outcome
-                    if override.hold:
-                        task.held = True
-
-    def _delay(self, run: DagRun, task: TaskInstance) -> timedelta:
-        total = timedelta(0)
-        for pending in self.state.overrides:
-            override = pending.action
-            assert isinstance(override, act.Override)
-            if (
-                pending.matched
-                and override.delay
-                and override.run.dag_id == run.dag_id
-                and (override.task_id in (None, task.task_id))
-                and self._override_targets(pending, run)
-            ):
-                total += override.delay
-        return total
-
-    def _override_targets(self, pending: _Pending, run: DagRun) -> bool:
-        override = pending.action
-        assert isinstance(override, act.Override)
-        if override.run.next:
-            dag = self.state.dags[run.dag_id]
-            nth = self._first_created_at_or_after(dag, override.at)
-            return nth is not None and dag.runs[nth] is run
-        return self._select(override.run, override.at) is run
-
     def _unmatched(self, action: act.Action) -> None:
         kind = type(action).__name__
         selector = getattr(action, "run", None)
         what = selector.describe() if isinstance(selector, act.RunSelector) else ""
         message = f"{kind} at {action.at.isoformat()} matched no run ({what})"
         self.state.unmatched.append(message)
-        self._warn(message)
+        self.warn(message)
 
-    def _warn(self, message: str) -> None:
+    def warn(self, message: str) -> None:
         self.state.warnings.append(message)
-        self._emit("warning", detail=message)
+        self.emit("warning", detail=message)

@@ -96,3 +96,43 @@ def test_record_sections_do_not_know_the_record() -> None:
     for section in ("alerts", "pending", "partition_waits"):
         assert graph.has_edge("explorer.engine.record", f"explorer.engine.{section}")
         assert not nx.has_path(graph, f"explorer.engine.{section}", "explorer.engine.record")
+
+
+def _private_uses(path: Path) -> list[str]:
+    """Private names of other engine modules this file reaches: ``from m import _x``,
+    ``m._x`` on an imported engine module, ``sim._x`` on the simulation a part is given."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE):
+            for alias in node.names:
+                if alias.name.startswith("_"):
+                    found.append(f"from {node.module} import {alias.name}")
+                modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(PACKAGE):
+                    modules.add(alias.asname or alias.name.split(".")[0])
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and (node.value.id in modules or node.value.id in ("sim", "host"))
+        ):
+            found.append(f"{node.value.id}.{node.attr} (line {node.lineno})")
+    return found
+
+
+def test_no_part_calls_another_parts_private_names() -> None:
+    # issue 14: the parts meet through public, typed interfaces (host.Host and each
+    # part's __all__), never through one another's private names.
+    found = {
+        _module_name(path): uses
+        for path in sorted(ENGINE.rglob("*.py"))
+        if (uses := _private_uses(path))
+        and path.name != "__init__.py"  # the package pins tz as ``_tz``
+    }
+    assert found == {}

@@ -36,6 +36,7 @@ from explorer.engine import actions as act
 from explorer.engine import dagschedule, lifecycle, loop
 from explorer.engine import script as scripting
 from explorer.engine.assets.condition import AssetKey
+from explorer.engine.assets.listeners import ListenerIndex
 from explorer.engine.assets.watchers import WatcherSpec
 from explorer.engine.config import SchedulerConfig
 from explorer.engine.dag import DagSpec
@@ -158,33 +159,14 @@ class Simulation:
 
     # ------------------------------------------------------------------ asset listeners
     def index_listeners(self) -> None:
-        """Which DAGs an event on an asset can reach (AS-2), indexed once: by the assets
-        their conditions name, by ``Asset.ref`` name and uri, and by alias."""
-        self._by_asset: dict[AssetKey, list[str]] = {}
-        self._by_ref_name: dict[str, list[str]] = {}
-        self._by_ref_uri: dict[str, list[str]] = {}
-        self._by_alias: dict[str, list[str]] = {}
-        for dag in self.state.dags.values():
-            for key in dag.direct_assets:
-                self._by_asset.setdefault(key, []).append(dag.dag_id)
-            for ref in dag.schedule_refs:
-                if ref.name is not None:
-                    self._by_ref_name.setdefault(ref.name, []).append(dag.dag_id)
-                if ref.uri is not None:
-                    self._by_ref_uri.setdefault(ref.uri, []).append(dag.dag_id)
-            for alias in dag.schedule_aliases:
-                self._by_alias.setdefault(alias, []).append(dag.dag_id)
+        """Which DAGs an event on an asset can reach (AS-2), indexed once (assets/listeners)."""
+        self._listeners = ListenerIndex.of(self.state.dags.values())
 
     def listeners(self, key: AssetKey, via_aliases: tuple[str, ...]) -> list[str]:
         """The DAGs scheduled on ``key`` directly, by reference, or through one of
         ``via_aliases``, in declaration order."""
-        found = set(self._by_asset.get(key, ()))
-        if key not in self.state.assets.activates_at:  # refs resolve once active (orphanage)
-            found.update(self._by_ref_name.get(key.name, ()))
-            found.update(self._by_ref_uri.get(key.uri, ()))
-        for alias in via_aliases:
-            found.update(self._by_alias.get(alias, ()))
-        return sorted(found, key=lambda d: self.state.dags[d].order)
+        st = self.state
+        return self._listeners.listeners(key, via_aliases, st.dags, st.assets.activates_at)
 
     # ------------------------------------------------------------------ observers
     def subscribe(self, observer: Observer) -> Callable[[], None]:

@@ -98,7 +98,7 @@ def compute_next_run(
         and (memo[2] is None or now < memo[2])
         and memo[0] == reference
     ):
-        return  # the timetable would answer the same (see _stable_until)
+        return  # the timetable would answer the same (see stable_until)
     previous = dag.next_run
     dag.next_run_memo = None
     try:

@@ -80,8 +80,10 @@ def apply(sim: Host, action: act.Action) -> None:
     elif isinstance(action, act.Override):
         pending = st.overrides.add(action, st.seq)
         st.seq += 1
-        for run in st.runs:
-            st.overrides.resolve(run, st.dags[run.dag_id], st.runs, only=pending)
+        # Only the named DAG's runs can match: read those, not every run of the log.
+        dag = st.dags[action.run.dag_id]
+        for run in dag.runs:
+            st.overrides.resolve(run, dag, st.runs, only=pending)
     elif isinstance(action, act.ExternalEvent):
         asset_rules.record_event(
             sim,

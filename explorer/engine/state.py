@@ -30,9 +30,9 @@ __all__ = ["SimState"]
 class SimState:
     """Everything that changes as the clock moves; copied whole for checkpoints."""
 
-    # --- the loop (simulation.py): the clock and what the next loop must look at
+    # --- the loop (loop.py): the clock and what the next loop must look at
     now: datetime
-    #: DAG state and its next-run cache, by dag_id (dagstate.py; parses in simulation.py).
+    #: DAG state and its next-run cache, by dag_id (dagstate.py; parses in dagschedule.py).
     dags: dict[str, DagState]
     # --- run creation and the run log
     #: Every run in creation order; ended runs are packed (``runlog``).

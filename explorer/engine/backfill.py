@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from explorer.engine import actions as act
 from explorer.engine.errors import EngineError, SimulationLimitError
-from explorer.engine.runs import DagRun, TaskInstance
+from explorer.engine.runs import DagRun
 from explorer.engine.timetables.trigger import CronPartitionTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
 from explorer.engine.tz import make_aware
@@ -398,19 +398,7 @@ def _clear_run(
     end dates are reset (``DagRun.set_state(QUEUED)``). Its tasks behave as declared
     again, with the script's overrides for that run applied again.
     """
-    st = sim.state
-    st.runs.thaw(run)  # the cleared run changes again (runlog)
-    if run.tasks:
-        spec_tasks = dag.spec.tasks
-        run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in spec_tasks]
-        st.overrides.reapply(run, dag)  # the loop's own override path (overrides.py)
-        # A task ended early by the script may still have its timer queued: drop it.
-        sim.cancel_task_timers(run)
-        run.requeue(now)
-        sim.activate(run)
-        dag.active.append(run)
-        st.dirty = True
-        sim.emit("run_state", dag.dag_id, run, "queued")
+    sim.clear_run(dag, run, now)  # the run log's part: lifecycle.clear_run
     run.run_type = "backfill"
     run.triggered_by = "backfill"
     run.backfill_id = backfill_id

@@ -78,8 +78,8 @@ class Host(Protocol):
         """``run`` becomes active (created, or queued again by a backfill)."""
         ...
 
-    def cancel_task_timers(self, run: DagRun) -> None:
-        """Drop the queued task completions of ``run`` (it is cleared and queued again)."""
+    def clear_run(self, dag: DagState, run: DagRun, now: datetime) -> None:
+        """A backfill reprocesses ``run``: its tasks start over, it is queued again."""
         ...
 
     # --- DAG state and the next-run cache

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "activate",
     "cancel_task_timers",
+    "clear_run",
     "finish_run",
     "finish_task",
     "make_run_id",
@@ -111,6 +112,27 @@ def activate(sim: Host, run: DagRun) -> None:
     st.pending[key] = run
     st.activations += 1
     st.activation[key] = st.activations
+
+
+def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
+    """``clear_task_instances`` then ``DagRun.set_state(QUEUED)`` (a backfill reprocesses
+    ``run``): the run is thawed (runlog); when it has task instances they behave as
+    declared again, with the script's overrides for the run applied again (the one
+    override path), their timers are dropped and the run is queued and active again.
+    A run without task instances keeps its finished state."""
+    st = sim.state
+    st.runs.thaw(run)  # the cleared run changes again (runlog)
+    if not run.tasks:
+        return
+    run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in dag.spec.tasks]
+    st.overrides.reapply(run, dag)
+    # A task ended early by the script may still have its timer queued: drop it.
+    cancel_task_timers(sim, run)
+    run.requeue(now)
+    activate(sim, run)
+    dag.active.append(run)
+    st.dirty = True
+    sim.emit("run_state", dag.dag_id, run, "queued")
 
 
 def cancel_task_timers(sim: Host, run: DagRun) -> None:

@@ -360,8 +360,8 @@ class Simulation:
     def activate(self, run: DagRun) -> None:
         lifecycle.activate(self, run)
 
-    def cancel_task_timers(self, run: DagRun) -> None:
-        lifecycle.cancel_task_timers(self, run)
+    def clear_run(self, dag: DagState, run: DagRun, now: datetime) -> None:
+        lifecycle.clear_run(self, dag, run, now)
 
     def sync_parse(self, dag: DagState, t: datetime) -> None:
         dagschedule.sync_parse(self, dag, t)

@@ -30,6 +30,7 @@ __all__ = [
     "exceeds",
     "parse",
     "peek_due",
+    "pop_due",
     "reschedule",
     "stable_until",
     "sync_parse",
@@ -42,6 +43,19 @@ def reschedule(sim: Host, dag: DagState) -> None:
     due = due_at(sim, dag)
     if due is not None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
+
+
+def pop_due(sim: Host, now: datetime) -> list[DagState]:
+    """The DAGs due at or before ``now``, earliest first, taken off the heap (stale
+    entries, superseded by a later ``reschedule``, are dropped)."""
+    st = sim.state
+    due: list[DagState] = []
+    while st.due and st.due[0][0] <= now:
+        _, _, version, dag_id = heapq.heappop(st.due)
+        dag = st.dags[dag_id]
+        if dag.due_version == version:
+            due.append(dag)
+    return due
 
 
 def peek_due(sim: Host) -> datetime | None:

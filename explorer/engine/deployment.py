@@ -110,16 +110,7 @@ def install_spec(sim: Host, dag: DagState, spec: DagSpec) -> None:
         dag.schedule_aliases = spec.schedule_aliases
     if not spec.direct_assets and had_assets:
         dag.assets_first_seen = None  # references deleted: a later condition makes new ones
-    for key in [k for k in dag.adrq if not dag.listens_to(k, ())]:
-        del dag.adrq[key]
-    if not dag.adrq:
-        st.asset_queued.discard(dag.dag_id)
-    if spec.timetable.asset_condition is None:
-        dag.adrq.clear()
-        st.asset_queued.discard(dag.dag_id)
-        st.asset_ready.discard(dag.dag_id)
-    else:
-        asset_rules.refresh_ready(sim, [dag])
+    asset_rules.drop_queue_rows(sim, dag)  # DEP-5: rows of assets no longer named
     for request in st.partition_requests:
         if request.dag_id == dag.dag_id and request.run is None:
             request.evaluated = False

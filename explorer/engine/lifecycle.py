@@ -42,10 +42,12 @@ __all__ = [
     "activate",
     "cancel_task_timers",
     "clear_run",
+    "finish_due_tasks",
     "finish_run",
     "finish_task",
     "make_run_id",
     "new_run",
+    "start_timer",
     "task_outcome",
 ]
 
@@ -133,6 +135,27 @@ def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
     dag.active.append(run)
     st.dirty = True
     sim.emit("run_state", dag.dag_id, run, "queued")
+
+
+def start_timer(sim: Host, run: DagRun, task_index: int, finish_at: datetime) -> None:
+    """The task at ``task_index`` of ``run`` ends at ``finish_at`` (its outcome then)."""
+    st = sim.state
+    run.tasks[task_index].finish_at = finish_at
+    st.seq += 1
+    heapq.heappush(
+        st.completions, (finish_at, st.dags[run.dag_id].order, run.nth, task_index, st.seq)
+    )
+
+
+def finish_due_tasks(sim: Host, t: datetime) -> None:
+    """The task timers due at or before ``t`` fire (a held task waits for the script)."""
+    st = sim.state
+    while st.completions and st.completions[0][0] <= t:
+        _, order, nth, task_index, _ = heapq.heappop(st.completions)
+        run = st.dags[sim.dag_ids[order]].runs[nth]
+        task = run.tasks[task_index]
+        if task.state == "running" and not task.held:
+            finish_task(sim, run, task, task.outcome)
 
 
 def cancel_task_timers(sim: Host, run: DagRun) -> None:

@@ -18,7 +18,6 @@ what they change: the DAG schedule (``dagschedule``), the run life cycle
 
 from __future__ import annotations
 
-import heapq
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -129,22 +128,12 @@ def process_instant(sim: Host, t: datetime) -> None:
         asset_rules.refresh_ready(sim, None)  # AS-3
         st.dirty = True
     # 1. task outcomes due now (trace README 7.3: before script steps)
-    while st.completions and st.completions[0][0] <= t:
-        _, order, nth, task_index, _ = heapq.heappop(st.completions)
-        run = st.dags[sim.dag_ids[order]].runs[nth]
-        task = run.tasks[task_index]
-        if task.state == "running" and not task.held:
-            lifecycle.finish_task(sim, run, task, task.outcome)
+    if st.completions:
+        lifecycle.finish_due_tasks(sim, t)
     # 1b. the DAG processor's bundle refreshes due now (DEP-6)
     deployment.run_due_refreshes(sim, t)
-    # 2. script actions at this instant, in list order
-    while st.script_index < len(sim.script) and sim.script[st.script_index].at <= t:
-        action = sim.script[st.script_index]
-        st.script_index += 1
-        if isinstance(action, act.Tick):
-            explicit_tick(sim, action)
-        else:
-            script.apply(sim, action)
+    # 2. script actions at this instant, in list order (a Tick is a loop in its place)
+    script.apply_due(sim, t, explicit_tick)
     # 3. watchers polling now (the triggerer runs beside the scheduler)
     if sim.watchers:
         run_watchers(sim, t)
@@ -153,6 +142,11 @@ def process_instant(sim: Host, t: datetime) -> None:
         needed = next_needed_tick(sim)
         if needed is not None and needed <= t:
             tick(sim, t)
+
+
+def set_clock(sim: Host, instant: datetime) -> None:
+    """The clock ends at ``instant`` (advance_to: every event up to it is processed)."""
+    sim.state.now = instant
 
 
 def explicit_tick(sim: Host, action: act.Tick) -> None:
@@ -184,12 +178,7 @@ def tick(sim: Host, now: datetime) -> None:
 
 def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None) -> None:
     st = sim.state
-    due: list[DagState] = []
-    while st.due and st.due[0][0] <= now:
-        _, _, version, dag_id = heapq.heappop(st.due)
-        dag = st.dags[dag_id]
-        if dag.due_version == version:
-            due.append(dag)
+    due = dagschedule.pop_due(sim, now)
     candidates = []
     for dag in due:
         dagschedule.sync_parse(sim, dag, now)
@@ -338,12 +327,8 @@ def start_waiting_tasks(sim: Host, now: datetime) -> None:
             if task.held:
                 continue
             duration = spec.duration if spec is not None else timedelta(0)
-            task.finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
-            st.seq += 1
-            heapq.heappush(
-                st.completions,
-                (task.finish_at, st.dags[run.dag_id].order, run.nth, task_index, st.seq),
-            )
+            finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
+            lifecycle.start_timer(sim, run, task_index, finish_at)
 
 
 def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, ...]:

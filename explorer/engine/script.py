@@ -12,6 +12,7 @@ backfills :mod:`explorer.engine.backfill`, REST asset events the asset rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,15 @@ from explorer.engine.types import DagRunInfo
 if TYPE_CHECKING:
     from explorer.engine.host import Host
 
-__all__ = ["apply", "check_action", "deploy_dag", "insert", "report_unmatched", "select"]
+__all__ = [
+    "apply",
+    "apply_due",
+    "check_action",
+    "deploy_dag",
+    "insert",
+    "report_unmatched",
+    "select",
+]
 
 
 def check_action(sim: Host, action: act.Action) -> None:
@@ -191,6 +200,19 @@ def unmatched(sim: Host, action: act.Action) -> None:
     message = f"{kind} at {action.at.isoformat()} matched no run ({what})"
     sim.state.unmatched.append(message)
     sim.warn(message)
+
+
+def apply_due(sim: Host, t: datetime, tick: Callable[[Host, act.Tick], None]) -> None:
+    """The script's actions at or before ``t``, in list order; a ``Tick`` action is a
+    loop in its place among them, run by ``tick`` (the loop's)."""
+    st = sim.state
+    while st.script_index < len(sim.script) and sim.script[st.script_index].at <= t:
+        action = sim.script[st.script_index]
+        st.script_index += 1
+        if isinstance(action, act.Tick):
+            tick(sim, action)
+        else:
+            apply(sim, action)
 
 
 def report_unmatched(sim: Host) -> None:

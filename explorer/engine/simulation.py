@@ -234,7 +234,7 @@ class Simulation:
             loop.process_instant(self, t)
             if progress is not None and not progress(t):
                 return
-        self.state.now = instant
+        loop.set_clock(self, instant)
         self.emit("clock")
 
     def rewind_to(self, instant: datetime) -> None:

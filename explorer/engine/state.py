@@ -2,7 +2,8 @@
 checkpoints (``Simulation.checkpoint`` / ``restore`` / ``adopt``).
 
 The fields are grouped by the part that owns them (adr/0011-engine-parts.md): a
-part writes only its own group and reads the others. Checkpoints stay one
+part writes only its own group and reads the others
+(``tests/engine/test_part_ownership.py`` checks it). Checkpoints stay one
 ``deepcopy`` of this record, which is why the groups share one dataclass rather
 than living in each part's object.
 """
@@ -50,17 +51,20 @@ class SimState:
     activations: int = 0
     #: (due instant, DAG order, version, dag_id): when a DAG next needs a loop (SCH-2).
     due: list[tuple[datetime, int, int, str]] = field(default_factory=list)
-    # --- the script and its overrides
+    # --- the script and its overrides (script.py, overrides.py)
     script_index: int = 0
-    #: Task timers: (finish_at, DAG order, nth, task index, seq), a heap.
+    # --- task timers (lifecycle.py): (finish_at, DAG order, nth, task index, seq), a heap
     completions: list[tuple[datetime, int, int, int, int]] = field(default_factory=list)
     overrides: Overrides = field(default_factory=Overrides)
+    # --- the loop (loop.py): the latest loop; "something changed" (every part sets it)
     last_tick: datetime | None = None
     dirty: bool = True
+    # --- the facade's warnings (Host.warn), the script's unmatched actions
     warnings: list[str] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
     # --- backfills (backfill.py)
     backfills: list[dict[str, Any]] = field(default_factory=list)
+    #: One sequence for the overrides' order and the task timers' ties.
     seq: int = 0
     # --- the asset queues (assets/scheduling.py, assets/orphanage.py)
     assets: AssetStore = field(default_factory=AssetStore)

@@ -31,6 +31,7 @@ __all__ = [
     "asset_runs_due",
     "condition_ready",
     "create_asset_run",
+    "drop_queue_rows",
     "emit_task_events",
     "ready_asset_dags",
     "record_event",
@@ -247,6 +248,23 @@ def condition_ready(sim: Host, dag: DagState) -> bool:
         return False
     store = sim.state.assets
     return evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
+
+
+def drop_queue_rows(sim: Host, dag: DagState) -> None:
+    """A new definition of ``dag`` was installed (DEP-5): queue rows of assets its
+    schedule no longer names go, all of them if it is no longer asset-scheduled; the
+    condition is evaluated again."""
+    st = sim.state
+    for key in [k for k in dag.adrq if not dag.listens_to(k, ())]:
+        del dag.adrq[key]
+    if not dag.adrq:
+        st.asset_queued.discard(dag.dag_id)
+    if dag.spec.timetable.asset_condition is None:
+        dag.adrq.clear()
+        st.asset_queued.discard(dag.dag_id)
+        st.asset_ready.discard(dag.dag_id)
+    else:
+        refresh_ready(sim, [dag])
 
 
 def refresh_ready(sim: Host, dags: list[DagState] | None) -> None:

@@ -13,6 +13,7 @@ checkpoint copies it with everything else.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -49,6 +50,10 @@ class Overrides:
     """Every override the script has applied so far, in order."""
 
     entries: list[PendingOverride] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[PendingOverride]:
+        """The overrides in script order (readers such as the timeline's injected marks)."""
+        return iter(self.entries)
 
     def add(self, action: act.Override, order: int) -> PendingOverride:
         pending = PendingOverride(order, action)

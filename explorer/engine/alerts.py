@@ -34,7 +34,9 @@ from explorer.engine.assets.condition import (
 )
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
+from explorer.engine.partition_waits import OwedKeys
 from explorer.engine.types import ReferenceRun, TimeRestriction
+from explorer.engine.tz import iso
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation
@@ -53,8 +55,6 @@ class Alert:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        from explorer.engine.record import iso
-
         return {
             "kind": self.kind,
             "at": iso(self.at),
@@ -120,9 +120,7 @@ class _Cadences:
         mapper = get_mapper(name=key.name, uri=key.uri)
         if not getattr(mapper, "is_rollup", False):
             return cadence
-        from explorer.engine.partition_waits import _Owed
-
-        owed = _Owed(self.sim, self.until)
+        owed = OwedKeys(self.sim, self.until)
         for producer in self.producers(key):
             for sample in list(owed.schedule(producer))[:1]:
                 try:

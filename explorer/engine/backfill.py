@@ -45,6 +45,9 @@ one go at its instant ``now``:
 5. Completion: ``_mark_backfills_complete`` runs every 30 s in the scheduler loop
    and stamps ``completed_at`` on backfills with no queued/running run left.
 
+The module works over the simulation's part interface (:class:`~explorer.engine.host.Host`)
+and never imports the simulation.
+
 The record: ``Simulation.state.backfills[backfill_id]`` is a dict with keys
 ``id``, ``dag_id``, ``from_date``, ``to_date``, ``reprocess_behavior``,
 ``max_active_runs``, ``run_backwards``, ``is_paused`` (always False: pausing a
@@ -59,21 +62,20 @@ finishes, so it may lie up to 30 s after the clock).
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from explorer.engine import actions as act
-from explorer.engine.errors import EngineError
-from explorer.engine.runs import DagRun, TaskInstance
+from explorer.engine.errors import EngineError, SimulationLimitError
+from explorer.engine.runs import DagRun
 from explorer.engine.timetables.trigger import CronPartitionTimetable
 from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
 from explorer.engine.tz import make_aware
 
 if TYPE_CHECKING:
     from explorer.engine.dagstate import DagState
-    from explorer.engine.simulation import Simulation
+    from explorer.engine.host import Host
 
 __all__ = ["BackfillRefused", "create_backfill", "dry_run", "is_active", "note_run_finished"]
 
@@ -88,14 +90,14 @@ class BackfillRefused(EngineError):
 
 
 # --------------------------------------------------------------------------- entry points
-def create_backfill(sim: Simulation, action: act.Backfill) -> None:
+def create_backfill(sim: Host, action: act.Backfill) -> None:
     """Apply a backfill request at ``action.at`` (``models/backfill.py::_create_backfill``)."""
     # Apply a pending parse first, so that it does not see the runs created below (TT-3).
-    sim._sync_parse(sim.state.dags[action.dag_id], action.at)
+    sim.sync_parse(sim.state.dags[action.dag_id], action.at)
     try:
         dag, infos = _plan(sim, action)
     except BackfillRefused as exc:
-        sim._warn(f"backfill of {action.dag_id!r} at {action.at.isoformat()} refused: {exc}")
+        sim.warn(f"backfill of {action.dag_id!r} at {action.at.isoformat()} refused: {exc}")
         return
     now = action.at
     st = sim.state
@@ -116,7 +118,7 @@ def create_backfill(sim: Simulation, action: act.Backfill) -> None:
     st.backfills.append(entry)
     if action.max_active_runs < 1:
         # BackfillPostBody accepts any int; the promotion check then never passes.
-        sim._warn(
+        sim.warn(
             f"backfill #{entry['id']} of {dag.dag_id!r} has max_active_runs "
             f"{action.max_active_runs}: Airflow accepts it, but its runs never start"
         )
@@ -126,7 +128,7 @@ def create_backfill(sim: Simulation, action: act.Backfill) -> None:
         _mark_finished(sim, entry, now)
 
 
-def dry_run(sim: Simulation, action: act.Backfill) -> list[DagRunInfo]:
+def dry_run(sim: Host, action: act.Backfill) -> list[DagRunInfo]:
     """The runs the request would create or re-process (``_do_dry_run``); raises BackfillRefused.
 
     Like Airflow's dry run it skips the "another backfill is running" check.
@@ -140,7 +142,7 @@ def dry_run(sim: Simulation, action: act.Backfill) -> list[DagRunInfo]:
     ]
 
 
-def is_active(sim: Simulation, entry: dict[str, Any]) -> bool:
+def is_active(sim: Host, entry: dict[str, Any]) -> bool:
     """Not yet marked complete at the clock (``Backfill.completed_at IS NULL``).
 
     Script actions at an instant come before that instant's scheduler loop, so a
@@ -154,8 +156,8 @@ def is_active(sim: Simulation, entry: dict[str, Any]) -> bool:
     return done == now and sim.state.last_tick != now
 
 
-def note_run_finished(sim: Simulation, run: DagRun, now: datetime) -> None:
-    """Hook from ``Simulation._finish_run``: the backfill is done once no run of it is active."""
+def note_run_finished(sim: Host, run: DagRun, now: datetime) -> None:
+    """Hook from the loop's step 5 (a run ends): done once no run of the backfill is active."""
     assert run.backfill_id is not None
     entry = sim.state.backfills[run.backfill_id]
     if entry["runs_finished_at"] is not None:
@@ -167,7 +169,7 @@ def note_run_finished(sim: Simulation, run: DagRun, now: datetime) -> None:
 
 # --------------------------------------------------------------------------- validation
 def _plan(
-    sim: Simulation, action: act.Backfill, *, check_active: bool = True
+    sim: Host, action: act.Backfill, *, check_active: bool = True
 ) -> tuple[DagState, list[DagRunInfo]]:
     """Refusals in ``_create_backfill``'s order, then ``_get_info_list``."""
     dag = sim.state.dags[action.dag_id]
@@ -220,7 +222,7 @@ def _coerce(value: datetime) -> datetime:
 
 # --------------------------------------------------------------------------- the run infos
 def _info_list(
-    sim: Simulation, dag: DagState, earliest: datetime, latest: datetime, now: datetime
+    sim: Host, dag: DagState, earliest: datetime, latest: datetime, now: datetime
 ) -> list[DagRunInfo]:
     """``_get_info_list`` without the reversal."""
     table = dag.spec.timetable
@@ -241,7 +243,7 @@ def _info_list(
 
 
 def _interval_infos(
-    sim: Simulation, dag: DagState, earliest: datetime, latest: datetime, now: datetime
+    sim: Host, dag: DagState, earliest: datetime, latest: datetime, now: datetime
 ) -> Iterator[DagRunInfo]:
     """``SerializedDAG.iter_dagrun_infos_between``: each answer is the next call's previous run.
 
@@ -260,7 +262,7 @@ def _interval_infos(
             )
         except EngineError as exc:
             # Airflow logs "Failed to fetch run info" and keeps the runs listed so far.
-            sim._warn(
+            sim.warn(
                 f"backfill of {dag.dag_id!r} at {now.isoformat()}: listing runs "
                 f"stopped early ({exc}); Airflow keeps the runs listed before"
             )
@@ -296,9 +298,7 @@ def _partition_infos(
         current = table.cron.next(current)
 
 
-def _check_limit(sim: Simulation, count: int, now: datetime) -> None:
-    from explorer.engine.simulation import SimulationLimitError
-
+def _check_limit(sim: Host, count: int, now: datetime) -> None:
     if len(sim.state.runs) + count > sim.run_limit:
         raise SimulationLimitError(
             f"the backfill at {now.isoformat()} would create more than {sim.run_limit:,} runs; "
@@ -343,7 +343,7 @@ def _no_create_reason(run: DagRun, behavior: str) -> NoCreateReason | None:
 
 
 def _create_or_clear(
-    sim: Simulation,
+    sim: Host,
     dag: DagState,
     entry: dict[str, Any],
     info: DagRunInfo,
@@ -371,7 +371,7 @@ def _create_or_clear(
             row.update(run_nth=existing.nth, cleared=True)
             return row
         # Partitioned: a new run next to the old one, which stays as history.
-    run = sim._new_run(
+    run = sim.new_run(
         dag,
         run_type="backfill",
         triggered_by="backfill",
@@ -381,13 +381,13 @@ def _create_or_clear(
         backfill_id=entry["id"],
         sort_ordinal=ordinal,
     )
-    sim._emit("run_created", dag.dag_id, run)
+    sim.emit("run_created", dag.dag_id, run)
     row["run_nth"] = run.nth
     return row
 
 
 def _clear_run(
-    sim: Simulation, dag: DagState, run: DagRun, backfill_id: int, ordinal: int, now: datetime
+    sim: Host, dag: DagState, run: DagRun, backfill_id: int, ordinal: int, now: datetime
 ) -> None:
     """``_handle_clear_run``: ``dag.clear(run_id, dag_run_state=QUEUED)``, then the row is
     relabelled ``run_type=backfill``, ``triggered_by=backfill``, ``backfill_id``.
@@ -398,29 +398,7 @@ def _clear_run(
     end dates are reset (``DagRun.set_state(QUEUED)``). Its tasks behave as declared
     again, with the script's overrides for that run applied again.
     """
-    st = sim.state
-    st.runs.thaw(run)  # the cleared run changes again (runlog)
-    if run.tasks:
-        spec_tasks = dag.spec.tasks
-        run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in spec_tasks]
-        for pending in st.overrides:
-            override = pending.action
-            assert isinstance(override, act.Override)
-            if pending.matched and sim._override_targets(pending, run):
-                for task in run.tasks:
-                    if override.task_id in (None, task.task_id):
-                        if override.outcome is not None:
-                            task.outcome = override.outcome
-                        if override.hold:
-                            task.held = True
-        # A task ended early by the script may still have its timer queued: drop it.
-        st.completions = [c for c in st.completions if (c[1], c[2]) != (dag.order, run.nth)]
-        heapq.heapify(st.completions)
-        run.requeue(now)
-        sim._activate(run)
-        dag.active.append(run)
-        st.dirty = True
-        sim._emit("run_state", dag.dag_id, run, "queued")
+    sim.clear_run(dag, run, now)  # the run log's part: lifecycle.clear_run
     run.run_type = "backfill"
     run.triggered_by = "backfill"
     run.backfill_id = backfill_id
@@ -439,12 +417,12 @@ def _note_reference(dag: DagState, run: DagRun) -> None:
 
 
 # --------------------------------------------------------------------------- completion
-def _mark_finished(sim: Simulation, entry: dict[str, Any], at: datetime) -> None:
+def _mark_finished(sim: Host, entry: dict[str, Any], at: datetime) -> None:
     entry["runs_finished_at"] = at
     entry["completed_at"] = _marked_complete_at(sim, at)
 
 
-def _marked_complete_at(sim: Simulation, at: datetime) -> datetime | None:
+def _marked_complete_at(sim: Host, at: datetime) -> datetime | None:
     """The first scheduler loop at or after ``at`` in which the 30-s completion check runs.
 
     Timers run after the loop's scheduling, so a loop at ``at`` that finishes the last

@@ -1,6 +1,6 @@
 """Deployments that change while the scheduler runs (DEP-1..DEP-8).
 
-Functions over a :class:`~explorer.engine.simulation.Simulation`, called
+Functions over the simulation's part interface (:class:`~explorer.engine.host.Host`), called
 where Airflow does the same thing: a re-parse installs the file's new
 definition (``DagFile.resolve`` under the options in force, DEP-7) before the
 usual parse computation (DEP-1, DEP-2, DEP-3, DEP-4); a deleted file is
@@ -16,19 +16,17 @@ DEP-8), which records them in :attr:`DeploymentState.dropped_requests`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.dag import DagError, DagSpec
-from explorer.engine.dagfile import BundleRefresh, DagFile, DeployDag, RemoveDag, SetOption
+from explorer.engine.dagfile import BundleRefresh, DeployDag, RemoveDag, SetOption
 from explorer.engine.dagstate import DagState
-from explorer.engine.options import AirflowOptions
+from explorer.engine.deployment_state import DeploymentState
 
 if TYPE_CHECKING:
-    from explorer.engine.assets.partitioned import PartitionRequest
-    from explorer.engine.simulation import Simulation
+    from explorer.engine.host import Host
 
 __all__ = [
     "DeploymentAction",
@@ -43,20 +41,7 @@ __all__ = [
 DeploymentAction = DeployDag | RemoveDag | SetOption | BundleRefresh
 
 
-@dataclass(slots=True)
-class DeploymentState:
-    """What the DAG processor sees: the options in force and the files in the bundle."""
-
-    options: AirflowOptions = field(default_factory=AirflowOptions)
-    #: The DAG files present now, by dag_id (a removed file is absent).
-    files: dict[str, DagFile] = field(default_factory=dict)
-    #: Grid refreshes still to run (sorted): only those that can change something.
-    refreshes: list[datetime] = field(default_factory=list)
-    #: Partition requests deleted while pending (DEP-8), with the tick that deleted them.
-    dropped_requests: list[tuple[PartitionRequest, datetime]] = field(default_factory=list)
-
-
-def apply(sim: Simulation, action: DeploymentAction) -> None:
+def apply(sim: Host, action: DeploymentAction) -> None:
     """Apply one deployment action at its instant."""
     if isinstance(action, DeployDag):
         _deploy(sim, action)
@@ -69,10 +54,10 @@ def apply(sim: Simulation, action: DeploymentAction) -> None:
 
 
 # ---------------------------------------------------------------- deploy (DEP-1, DEP-6)
-def _deploy(sim: Simulation, action: DeployDag) -> None:
+def _deploy(sim: Host, action: DeployDag) -> None:
     st = sim.state
     dag = st.dags[action.dag_id]
-    sim._sync_parse(dag, action.at)  # parses before the edit read the old file
+    sim.sync_parse(dag, action.at)  # parses before the edit read the old file
     st.deployment.files[dag.dag_id] = action.file
     if dag.is_stale:
         dag.is_stale = False  # the file is back: the DAG is the same DAG (DEP-6)
@@ -84,13 +69,13 @@ def _deploy(sim: Simulation, action: DeployDag) -> None:
         dag.direct_assets = dag.spec.direct_assets
         dag.schedule_refs = dag.spec.schedule_refs
         dag.schedule_aliases = dag.spec.schedule_aliases
-    sim._deploy(dag, action.at)
+    sim.deploy_dag(dag, action.at)
     asset_rules.activate_assets(sim, [dag], action.at)
     _recount(sim)
-    sim._emit("dag_parsed", dag.dag_id, detail="deploy")
+    sim.emit("dag_parsed", dag.dag_id, detail="deploy")
 
 
-def reparse(sim: Simulation, dag: DagState) -> None:
+def reparse(sim: Host, dag: DagState) -> None:
     """At a parse: the file's definition under the options in force (DEP-7)."""
     file = sim.state.deployment.files.get(dag.dag_id)
     if file is None:
@@ -99,12 +84,12 @@ def reparse(sim: Simulation, dag: DagState) -> None:
         spec = file.resolve(sim.state.deployment.options)
     except DagError as exc:
         # An import error: Airflow keeps the DAG it parsed last.
-        sim._warn(f"DAG {dag.dag_id!r} fails to parse at {sim.state.now.isoformat()}: {exc}")
+        sim.warn(f"DAG {dag.dag_id!r} fails to parse at {sim.state.now.isoformat()}: {exc}")
         return
     install_spec(sim, dag, spec)
 
 
-def install_spec(sim: Simulation, dag: DagState, spec: DagSpec) -> None:
+def install_spec(sim: Host, dag: DagState, spec: DagSpec) -> None:
     """The DAG's new definition replaces its old one; runs stay as they are (DEP-1).
 
     Queue rows of assets the new schedule no longer names go with their
@@ -125,41 +110,32 @@ def install_spec(sim: Simulation, dag: DagState, spec: DagSpec) -> None:
         dag.schedule_aliases = spec.schedule_aliases
     if not spec.direct_assets and had_assets:
         dag.assets_first_seen = None  # references deleted: a later condition makes new ones
-    for key in [k for k in dag.adrq if not dag.listens_to(k, ())]:
-        del dag.adrq[key]
-    if not dag.adrq:
-        st.asset_queued.discard(dag.dag_id)
-    if spec.timetable.asset_condition is None:
-        dag.adrq.clear()
-        st.asset_queued.discard(dag.dag_id)
-        st.asset_ready.discard(dag.dag_id)
-    else:
-        asset_rules.refresh_ready(sim, [dag])
+    asset_rules.drop_queue_rows(sim, dag)  # DEP-5: rows of assets no longer named
     for request in st.partition_requests:
         if request.dag_id == dag.dag_id and request.run is None:
             request.evaluated = False
-    sim._index_listeners()
+    sim.index_listeners()
     st.dirty = True
 
 
-def _recount(sim: Simulation) -> None:
+def _recount(sim: Host) -> None:
     """Keep the listener index and readiness in step with references (AS-2, AS-3)."""
-    sim._index_listeners()
+    sim.index_listeners()
     asset_rules.refresh_ready(sim, None)
 
 
 # ---------------------------------------------------------------- remove / refresh (DEP-6)
-def _remove(sim: Simulation, action: RemoveDag) -> None:
+def _remove(sim: Host, action: RemoveDag) -> None:
     st = sim.state
     dag = st.dags[action.dag_id]
-    sim._sync_parse(dag, action.at)  # periodic parses before the deletion still happened
+    sim.sync_parse(dag, action.at)  # periodic parses before the deletion still happened
     st.deployment.files.pop(dag.dag_id, None)
     if sim.refresh_grid:
         _plan_refresh(sim, action.at)
-    sim._emit("dag_removed", dag.dag_id)
+    sim.emit("dag_removed", dag.dag_id)
 
 
-def _plan_refresh(sim: Simulation, after: datetime) -> None:
+def _plan_refresh(sim: Host, after: datetime) -> None:
     """The next refresh of the grid ``clock.start + k * refresh_interval`` after ``after``."""
     step = sim.state.deployment.options.refresh_period
     k = (after - sim.start) // step + 1
@@ -170,7 +146,7 @@ def _plan_refresh(sim: Simulation, after: datetime) -> None:
         refreshes.sort()
 
 
-def refresh_bundle(sim: Simulation, at: datetime) -> None:
+def refresh_bundle(sim: Host, at: datetime) -> None:
     """A bundle refresh (``DagModel.deactivate_deleted_dags``).
 
     References of DAGs the database already holds as stale are deleted first;
@@ -192,7 +168,7 @@ def refresh_bundle(sim: Simulation, at: datetime) -> None:
     for dag in st.dags.values():
         if dag.deployed and not dag.is_stale and dag.dag_id not in files:
             dag.is_stale = True
-            sim._reschedule(dag)
+            sim.reschedule(dag)
             newly.append(dag)
     if changed:
         _recount(sim)
@@ -200,15 +176,15 @@ def refresh_bundle(sim: Simulation, at: datetime) -> None:
         _plan_refresh(sim, at)  # the refresh after drops their references
     st.dirty = True
     for dag in newly:
-        sim._emit("dag_stale", dag.dag_id)
+        sim.emit("dag_stale", dag.dag_id)
 
 
-def next_refresh(sim: Simulation) -> datetime | None:
+def next_refresh(sim: Host) -> datetime | None:
     refreshes = sim.state.deployment.refreshes
     return refreshes[0] if refreshes else None
 
 
-def run_due_refreshes(sim: Simulation, t: datetime) -> None:
+def run_due_refreshes(sim: Host, t: datetime) -> None:
     refreshes = sim.state.deployment.refreshes
     while refreshes and refreshes[0] <= t:
         refreshes.pop(0)
@@ -216,13 +192,13 @@ def run_due_refreshes(sim: Simulation, t: datetime) -> None:
 
 
 # ---------------------------------------------------------------- options (DEP-7)
-def _set_option(sim: Simulation, action: SetOption) -> None:
+def _set_option(sim: Host, action: SetOption) -> None:
     st = sim.state
     for dag in st.dags.values():  # parses before the change read the old value
-        sim._sync_parse(dag, action.at)
+        sim.sync_parse(dag, action.at)
     st.deployment.options = st.deployment.options.set(action.section, action.key, action.value)
-    sim._emit("option_set", detail=f"[{action.section}] {action.key} = {action.value}")
+    sim.emit("option_set", detail=f"[{action.section}] {action.key} = {action.value}")
 
 
-def refresh_period(sim: Simulation) -> timedelta:
+def refresh_period(sim: Host) -> timedelta:
     return sim.state.deployment.options.refresh_period

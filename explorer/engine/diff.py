@@ -30,6 +30,7 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from explorer.engine.types import DataInterval
+from explorer.engine.tz import iso
 
 __all__ = [
     "AlertChange",
@@ -80,8 +81,6 @@ class AlertLike(Protocol):
 
 
 def _iso(value: datetime | None) -> str | None:
-    from explorer.engine.record import iso
-
     return iso(value)
 
 

@@ -9,3 +9,7 @@ class EngineError(ValueError):
 
 class ScheduleError(EngineError):
     """A schedule Airflow would refuse, or one that stops answering (cron, zone, timetable)."""
+
+
+class SimulationLimitError(EngineError):
+    """The scenario would create more runs than the stated limit."""

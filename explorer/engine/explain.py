@@ -14,9 +14,9 @@ from typing import Any
 
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
-from explorer.engine.record import iso
 from explorer.engine.simulation import Simulation
 from explorer.engine.task_instances import no_task_instances_reason, runs_without_task_instances
+from explorer.engine.tz import iso
 
 __all__ = ["Condition", "Explanation", "explain"]
 

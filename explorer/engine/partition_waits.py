@@ -19,22 +19,17 @@ from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.timetables.trigger import CronPartitionTimetable
 from explorer.engine.types import ReferenceRun, TimeRestriction
+from explorer.engine.tz import iso
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation
 
-__all__ = ["partition_waits"]
+__all__ = ["OwedKeys", "partition_waits"]
 
 _MAX_TICKS = 20_000
 
 
-def _iso(value: datetime | None) -> str | None:
-    from explorer.engine.record import iso
-
-    return iso(value)
-
-
-class _Owed:
+class OwedKeys:
     """Which producer emits which key when, computed once per producer."""
 
     def __init__(self, sim: Simulation, until: datetime) -> None:
@@ -91,7 +86,7 @@ class _Owed:
                 return {
                     "key": upstream_key,
                     "owed_by": dag.dag_id,
-                    "due_at": _iso(run.run_after),
+                    "due_at": iso(run.run_after),
                     "never": None,
                     "state": run.state,
                 }
@@ -108,7 +103,7 @@ class _Owed:
                 never = "the producer is paused"
             elif due > self.until:
                 never = "due after the end of the simulated horizon"
-            return {"key": upstream_key, "owed_by": dag.dag_id, "due_at": _iso(due), "never": never}
+            return {"key": upstream_key, "owed_by": dag.dag_id, "due_at": iso(due), "never": never}
         runtime = [
             d.dag_id for d in producers if not isinstance(d.spec.timetable, CronPartitionTimetable)
         ]
@@ -128,7 +123,7 @@ class _Owed:
         }
 
 
-def _request(sim: Simulation, request: PartitionRequest, owed: _Owed) -> dict[str, Any]:
+def _request(sim: Simulation, request: PartitionRequest, owed: OwedKeys) -> dict[str, Any]:
     table = sim.dags[request.dag_id].spec.timetable
     assert table.asset_condition is not None
     members = []
@@ -143,7 +138,7 @@ def _request(sim: Simulation, request: PartitionRequest, owed: _Owed) -> dict[st
         members.append(status)
     return {
         "partition_key": request.partition_key,
-        "created_at": _iso(request.created_at),
+        "created_at": iso(request.created_at),
         "ready": request_ready(sim, request),
         "members": members,
     }
@@ -151,7 +146,7 @@ def _request(sim: Simulation, request: PartitionRequest, owed: _Owed) -> dict[st
 
 def partition_waits(sim: Simulation, until: datetime) -> dict[str, list[dict[str, Any]]]:
     """Pending requests per partitioned consumer at the clock."""
-    owed = _Owed(sim, until)
+    owed = OwedKeys(sim, until)
     out: dict[str, list[dict[str, Any]]] = {}
     for request in sim.state.partition_requests:
         if request.run is None:

@@ -18,17 +18,12 @@ from explorer.engine.assets.condition import (
     evaluate,
 )
 from explorer.engine.dagstate import DagState
+from explorer.engine.tz import iso
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation
 
 __all__ = ["condition_status", "pending_section"]
-
-
-def _iso(value: Any) -> str | None:
-    from explorer.engine.record import iso
-
-    return iso(value)
 
 
 def condition_status(sim: Simulation, dag: DagState) -> dict[str, Any] | None:
@@ -51,7 +46,7 @@ def _row(sim: Simulation, dag: DagState, key: AssetKey) -> dict[str, Any]:
     return {
         "asset": {"name": key.name, "uri": key.uri},
         "satisfied": queued_at is not None,
-        "queued_at": _iso(queued_at),
+        "queued_at": iso(queued_at),
         "event": None if event is None else event.id,
         "source": None if event is None else (event.source.run_id or event.source.kind),
     }

@@ -6,15 +6,17 @@ the record says ``null``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR, compute_alerts
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.partition_waits import partition_waits
 from explorer.engine.pending import pending_section
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
+from explorer.engine.tz import iso
 
 __all__ = ["RUN_FIELDS", "build_record", "iso", "run_row"]
 
@@ -34,12 +36,6 @@ RUN_FIELDS = (
     "end_date",
     "state",
 )
-
-
-def iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
 
 
 def run_row(run: DagRun) -> dict[str, Any]:
@@ -159,8 +155,6 @@ def _audit(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _partition_pending(sim: Simulation, until: datetime) -> dict[str, Any]:
-    from explorer.engine.partition_waits import partition_waits
-
     return {dag_id: {"partitions": waits} for dag_id, waits in partition_waits(sim, until).items()}
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "from_epoch_us",
     "get_zone",
     "is_aware",
+    "iso",
     "local",
     "make_aware",
     "to_utc",
@@ -118,3 +119,15 @@ def utc_offset(instant: datetime, zone: tzinfo) -> timedelta:
     offset = instant.astimezone(zone).utcoffset()
     assert offset is not None
     return offset
+
+
+def iso(value: datetime | None) -> str | None:
+    """The record's instant format (contract section 4): ISO-8601 UTC with ``Z``.
+
+    Here, in the leaf time module, so that every part that writes a record section
+    (pending waits, alerts, explain, diff) shares one format without importing the
+    module that assembles the record.
+    """
+    if value is None:
+        return None
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from explorer.engine.assets.condition import AssetKey
 
 if TYPE_CHECKING:
-    from explorer.engine.simulation import Simulation
+    from explorer.engine.host import Host
 
 __all__ = ["HOUSEKEEPING", "activate_due", "next_activation", "note_created_by_alias"]
 
@@ -31,27 +31,26 @@ __all__ = ["HOUSEKEEPING", "activate_due", "next_activation", "note_created_by_a
 HOUSEKEEPING = timedelta(seconds=60)
 
 
-def note_created_by_alias(sim: Simulation, key: AssetKey, at: datetime) -> None:
+def note_created_by_alias(sim: Host, key: AssetKey, at: datetime) -> None:
     """``key`` was created by an alias emission at ``at``: resolvable from the next
     housekeeping instant on."""
     k = (at - sim.start) // HOUSEKEEPING + 1
     sim.state.assets.activates_at[key] = sim.start + k * HOUSEKEEPING
 
 
-def next_activation(sim: Simulation) -> datetime | None:
+def next_activation(sim: Host) -> datetime | None:
     pending = sim.state.assets.activates_at
     return min(pending.values()) if pending else None
 
 
-def activate_due(sim: Simulation, now: datetime) -> None:
-    """The housekeeping at or before ``now`` activates the assets due by then."""
+def activate_due(sim: Host, now: datetime) -> bool:
+    """The housekeeping at or before ``now`` activates the assets due by then.
+
+    True when it activated any: the caller then re-evaluates readiness, since a
+    reference may resolve now (AS-3).
+    """
     pending = sim.state.assets.activates_at
     due = [key for key, at in pending.items() if at <= now]
-    if not due:
-        return
     for key in due:
         del pending[key]
-    from explorer.engine.assets.scheduling import refresh_ready
-
-    refresh_ready(sim, None)  # a reference may resolve now (AS-3)
-    sim.state.dirty = True
+    return bool(due)

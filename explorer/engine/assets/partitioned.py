@@ -9,53 +9,34 @@ requests whose condition holds fire one ``asset_triggered`` run each, with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from explorer.engine.assets.condition import AssetKey, evaluate
+from explorer.engine.assets.partition_requests import KeyLog, PartitionRequest
 from explorer.engine.assets.store import AssetEvent
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.partitions import PartitionMapper, plan_queue
-from explorer.engine.runs import DagRun
 from explorer.engine.types import DagRunInfo
 
 if TYPE_CHECKING:
-    from explorer.engine.simulation import Simulation
+    from explorer.engine.host import Host
     from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 
-__all__ = ["PartitionRequest", "fire_partition_requests", "queue_partitioned_event"]
+__all__ = [
+    "KeyLog",
+    "PartitionRequest",
+    "fire_partition_requests",
+    "member_status",
+    "queue_partitioned_event",
+    "request_ready",
+]
 
 #: ``[scheduler] partition_mapper_max_downstream_keys``
 GLOBAL_CAP = 1000
 #: pending requests examined per loop
 MAX_PER_LOOP = 500
-
-
-@dataclass(slots=True)
-class KeyLog:
-    """``PartitionedAssetKeyLog``: one event logged to one request."""
-
-    asset: AssetKey
-    source_partition_key: str
-    event_id: int
-
-
-@dataclass(slots=True)
-class PartitionRequest:
-    """``AssetPartitionDagRun``: a consumer's wait for one downstream key."""
-
-    id: int
-    dag_id: str
-    partition_key: str
-    created_at: datetime
-    carried_partition_date: datetime | None
-    fingerprint: list[dict[str, Any]]
-    run: DagRun | None = None
-    logs: list[KeyLog] = field(default_factory=list)
-    #: Readiness depends only on the logs: re-evaluated only after a new one (PT-4).
-    evaluated: bool = False
 
 
 def _timetable(dag: DagState) -> PartitionedAssetTimetable:
@@ -66,7 +47,7 @@ def _timetable(dag: DagState) -> PartitionedAssetTimetable:
     return table
 
 
-def _audit(sim: Simulation, what: str, dag: DagState, event: AssetEvent, **fields: Any) -> None:
+def _audit(sim: Host, what: str, dag: DagState, event: AssetEvent, **fields: Any) -> None:
     sim.state.audit_log.append(
         {
             "at": sim.state.now,
@@ -79,7 +60,7 @@ def _audit(sim: Simulation, what: str, dag: DagState, event: AssetEvent, **field
     )
 
 
-def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -> None:
+def queue_partitioned_event(sim: Host, dag: DagState, event: AssetEvent) -> None:
     """``AssetManager._queue_partitioned_dags`` for one consumer (PT-3)."""
     assert event.partition_key is not None
     table = _timetable(dag)
@@ -89,7 +70,7 @@ def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -
         plan = plan_queue(mapper, event.partition_key, global_cap=GLOBAL_CAP)
     except EngineError as exc:
         _audit(sim, "failed to map partition_key", dag, event, detail=str(exc), **where)
-        sim._warn(
+        sim.warn(
             f"{dag.dag_id}: partition key {event.partition_key!r} of "
             f"{event.asset.label()} failed to map: {exc}"
         )
@@ -98,7 +79,7 @@ def queue_partitioned_event(sim: Simulation, dag: DagState, event: AssetEvent) -
         _audit(
             sim, "partition fan-out exceeded", dag, event, produced_keys=len(plan.produced), **where
         )
-        sim._warn(
+        sim.warn(
             f"{dag.dag_id}: {event.asset.label()} key {event.partition_key!r} maps to "
             f"{len(plan.produced)} keys, more than the cap of {plan.cap}: nothing is "
             "queued (PT-3)"
@@ -120,7 +101,7 @@ def _carry(mapper: PartitionMapper, date: datetime | None) -> datetime | None:
 
 
 def _get_or_create(
-    sim: Simulation, dag: DagState, key: str, carried: datetime | None
+    sim: Host, dag: DagState, key: str, carried: datetime | None
 ) -> PartitionRequest:
     """Reuse the newest request for (DAG, key) if it has no run yet, else open one (PT-5, PT-12)."""
     st = sim.state
@@ -139,7 +120,7 @@ def _get_or_create(
     return request
 
 
-def member_status(sim: Simulation, request: PartitionRequest, key: AssetKey) -> dict[str, Any]:
+def member_status(sim: Host, request: PartitionRequest, key: AssetKey) -> dict[str, Any]:
     """How far one asset of the consumer's condition is for this request (PT-4, PT-8)."""
     dag = sim.state.dags[request.dag_id]
     mapper = _timetable(dag).get_partition_mapper(name=key.name, uri=key.uri)
@@ -172,7 +153,7 @@ def _rollup_fields(mapper: Any, key: str, received: set[str]) -> dict[str, Any]:
     }
 
 
-def request_ready(sim: Simulation, request: PartitionRequest) -> bool:
+def request_ready(sim: Host, request: PartitionRequest) -> bool:
     """PT-4: statuses of the active assets with >= 1 log, then the condition."""
     dag = sim.state.dags[request.dag_id]
     table = _timetable(dag)
@@ -190,7 +171,7 @@ def request_ready(sim: Simulation, request: PartitionRequest) -> bool:
     )
 
 
-def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
+def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
     """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
     from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 
@@ -227,28 +208,28 @@ def fire_partition_requests(sim: Simulation, now: datetime) -> set[str]:
     # nth follows partition_key order. Activation order is what steps 4-5 break ties by.
     for request in sorted(fired, key=lambda r: r.id):
         assert request.run is not None
-        sim._activate(request.run)
+        sim.activate(request.run)
     if len(pending) >= MAX_PER_LOOP:
         st.dirty = True
     return {r.dag_id for r in fired}
 
 
-def _create_run(sim: Simulation, request: PartitionRequest, now: datetime) -> None:
+def _create_run(sim: Host, request: PartitionRequest, now: datetime) -> None:
     """PT-5: run_after = now, the request's key, the date per PT-13, its logged events."""
     dag = sim.state.dags[request.dag_id]
     date = _partition_date(sim, request)
     info = DagRunInfo(
         run_after=now, data_interval=None, partition_key=request.partition_key, partition_date=date
     )
-    run = sim._new_run(
+    run = sim.new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(sorted({log.event_id for log in request.logs}))
     request.run = run
-    sim._emit("run_created", dag.dag_id, run)
+    sim.emit("run_created", dag.dag_id, run)
 
 
-def _partition_date(sim: Simulation, request: PartitionRequest) -> datetime | None:
+def _partition_date(sim: Host, request: PartitionRequest) -> datetime | None:
     """PT-13: agreeing anchors of the contributing assets' mappers, else the carried date."""
     table = _timetable(sim.state.dags[request.dag_id])
     anchors: set[datetime] = set()
@@ -266,7 +247,7 @@ def _partition_date(sim: Simulation, request: PartitionRequest) -> datetime | No
     if not anchors:
         return request.carried_partition_date
     if len(anchors) > 1:
-        sim._warn(
+        sim.warn(
             f"{request.dag_id}: mappers disagree on the partition_date of "
             f"{request.partition_key!r}; the run gets none (PT-13)"
         )

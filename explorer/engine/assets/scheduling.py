@@ -1,6 +1,6 @@
 """The asset rules of the scheduler: events, queues, asset-triggered runs (AS-1..AS-10).
 
-Functions over a :class:`~explorer.engine.simulation.Simulation`; the loop
+Functions over the simulation's part interface (:class:`~explorer.engine.host.Host`); the loop
 calls them at the places Airflow does (task success, the REST API, step 3
 of a scheduler loop).
 """
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode, evaluate
 from explorer.engine.assets.orphanage import note_created_by_alias
+from explorer.engine.assets.partitioned import queue_partitioned_event
 from explorer.engine.assets.store import NO_EXTRA, AssetEvent, EventSource
 from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
@@ -23,20 +24,21 @@ from explorer.engine.types import DagRunInfo
 from explorer.engine.tz import epoch_us, from_epoch_us
 
 if TYPE_CHECKING:
-    from explorer.engine.simulation import Simulation
+    from explorer.engine.host import Host
 
 __all__ = [
     "activate_assets",
     "asset_runs_due",
     "condition_ready",
     "create_asset_run",
+    "drop_queue_rows",
     "emit_task_events",
     "ready_asset_dags",
     "record_event",
 ]
 
 
-def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None:
+def activate_assets(sim: Host, dags: list[DagState], at: datetime) -> None:
     """At a parse, the assets the parsed DAGs reference become known and, unless they
     conflict, active (``_activate_referenced_assets``).
 
@@ -69,7 +71,7 @@ def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None
         store.active[key] = rival is None
         if rival is not None:
             shared = "name" if rival.name == key.name else "uri"
-            sim._warn(
+            sim.warn(
                 f"asset conflict: {key.label()} reuses the {shared} of active asset "
                 f"{rival.label()}; it stays inactive (ASSET_CONFLICT, URI-2): its producers "
                 "emit nothing and references do not resolve to it. Airflow picks the winner "
@@ -82,7 +84,7 @@ def activate_assets(sim: Simulation, dags: list[DagState], at: datetime) -> None
 
 
 def record_event(
-    sim: Simulation,
+    sim: Host,
     key: AssetKey,
     *,
     source: EventSource,
@@ -117,8 +119,6 @@ def record_event(
             if partition_key is None:
                 unkeyed.append(dag.dag_id)
             else:
-                from explorer.engine.assets.partitioned import queue_partitioned_event
-
                 queue_partitioned_event(sim, dag, event)
         elif partition_key is None:
             dag.adrq.setdefault(key, st.now)  # the first event since last cleared (AS-2)
@@ -128,13 +128,11 @@ def record_event(
         _audit(sim, "missing partition key", sorted(unkeyed), event)
     # Readiness changes only with queue rows, alias resolutions and active flags (AS-3).
     refresh_ready(sim, None if new_resolution else touched)
-    sim._emit("asset_event", None, None, key.label())
+    sim.emit("asset_event", None, None, key.label())
     return event
 
 
-def _audit(
-    sim: Simulation, what: str, dag_ids: list[str], event: AssetEvent, **fields: Any
-) -> None:
+def _audit(sim: Host, what: str, dag_ids: list[str], event: AssetEvent, **fields: Any) -> None:
     sim.state.audit_log.append(
         {
             "at": sim.state.now,
@@ -148,7 +146,7 @@ def _audit(
 
 
 def emit_task_events(
-    sim: Simulation,
+    sim: Host,
     run: DagRun,
     task: TaskInstance,
     *,
@@ -175,7 +173,7 @@ def emit_task_events(
         if isinstance(outlet, RefNode):  # Asset.ref outlet: the active asset it names
             resolved = st.assets.resolve_ref(outlet)
             if resolved is None:
-                sim._warn(
+                sim.warn(
                     f"{run.run_id}.{task.task_id}: outlet {outlet.label()} resolves to "
                     "no active asset; nothing is emitted"
                 )
@@ -184,7 +182,7 @@ def emit_task_events(
         else:
             key = outlet
         if not st.assets.active.get(key, True):
-            sim._warn(
+            sim.warn(
                 f"{run.run_id}.{task.task_id}: outlet {key.label()} is an inactive asset "
                 "(URI-2 conflict); no event is emitted"
             )
@@ -199,7 +197,7 @@ def emit_task_events(
 
 
 def _emit_through_aliases(
-    sim: Simulation,
+    sim: Host,
     run: DagRun,
     emissions: Iterable[AliasEmission],
     source: EventSource,
@@ -214,7 +212,7 @@ def _emit_through_aliases(
     grouped: dict[tuple[AssetKey, str], tuple[dict[str, Any], list[str]]] = {}
     for emission in emissions:
         if emission.alias not in alias_outlets:
-            sim._warn(
+            sim.warn(
                 f"{run.run_id}: {emission.asset.label()} added through alias "
                 f"{emission.alias!r}, which is not an outlet of the task: ignored"
             )
@@ -243,7 +241,7 @@ def _distinct(keys: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def condition_ready(sim: Simulation, dag: DagState) -> bool:
+def condition_ready(sim: Host, dag: DagState) -> bool:
     """AS-3 over the DAG's queue rows."""
     cond = dag.spec.timetable.asset_condition
     if cond is None or not dag.adrq:
@@ -252,7 +250,24 @@ def condition_ready(sim: Simulation, dag: DagState) -> bool:
     return evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
 
 
-def refresh_ready(sim: Simulation, dags: list[DagState] | None) -> None:
+def drop_queue_rows(sim: Host, dag: DagState) -> None:
+    """A new definition of ``dag`` was installed (DEP-5): queue rows of assets its
+    schedule no longer names go, all of them if it is no longer asset-scheduled; the
+    condition is evaluated again."""
+    st = sim.state
+    for key in [k for k in dag.adrq if not dag.listens_to(k, ())]:
+        del dag.adrq[key]
+    if not dag.adrq:
+        st.asset_queued.discard(dag.dag_id)
+    if dag.spec.timetable.asset_condition is None:
+        dag.adrq.clear()
+        st.asset_queued.discard(dag.dag_id)
+        st.asset_ready.discard(dag.dag_id)
+    else:
+        refresh_ready(sim, [dag])
+
+
+def refresh_ready(sim: Host, dags: list[DagState] | None) -> None:
     """Re-evaluate the condition of ``dags`` (None: every DAG with queue rows)."""
     st = sim.state
     targets = [st.dags[d] for d in st.asset_queued] if dags is None else dags
@@ -263,7 +278,7 @@ def refresh_ready(sim: Simulation, dags: list[DagState] | None) -> None:
             st.asset_ready.discard(dag.dag_id)
 
 
-def ready_asset_dags(sim: Simulation) -> list[DagState]:
+def ready_asset_dags(sim: Host) -> list[DagState]:
     """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs."""
     st = sim.state
     ready = []
@@ -278,7 +293,7 @@ def ready_asset_dags(sim: Simulation) -> list[DagState]:
     return ready
 
 
-def asset_runs_due(sim: Simulation) -> bool:
+def asset_runs_due(sim: Host) -> bool:
     return bool(ready_asset_dags(sim)) if sim.state.asset_ready else False
 
 
@@ -292,13 +307,13 @@ def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:
     return None if dag.spec.catchup else dag.assets_first_seen
 
 
-def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
+def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
     consumed = consumed_events(sim, dag, asset_run_floor(dag, triggered), triggered)
     info = DagRunInfo(run_after=triggered, data_interval=None)
-    run = sim._new_run(
+    run = sim.new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(e.id for e in consumed)
@@ -306,12 +321,12 @@ def create_asset_run(sim: Simulation, dag: DagState, now: datetime) -> DagRun:
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     st.asset_ready.discard(dag.dag_id)
-    sim._emit("run_created", dag.dag_id, run)
+    sim.emit("run_created", dag.dag_id, run)
     return run
 
 
 def consumed_events(
-    sim: Simulation, dag: DagState, floor: datetime | None, upto: datetime
+    sim: Host, dag: DagState, floor: datetime | None, upto: datetime
 ) -> list[AssetEvent]:
     """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
     store = sim.state.assets

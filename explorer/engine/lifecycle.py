@@ -1,0 +1,236 @@
+"""Run creation and the run log: a run is created, made active, and ended.
+
+Part of the simulation (adr/0011-engine-parts.md). Owns ``SimState.runs`` (the
+run log, adr/0006), ``active``/``activation``, the task timers ``completions``
+and ``seq``. Every run, whoever asks for it (the loop's step 2, a trigger, a
+partition request, an asset condition, a backfill), is made by :func:`new_run`,
+which applies the script's overrides through their one path
+(:mod:`explorer.engine.overrides`). A run ends in :func:`finish_run`, which packs
+it into the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from explorer.engine import actions as act
+from explorer.engine import dagschedule
+from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.backfill import note_run_finished
+from explorer.engine.dag import TaskOutcome, TaskSpec
+from explorer.engine.dagstate import DagState
+from explorer.engine.errors import SimulationLimitError
+from explorer.engine.max_active_flag import refreshes_on_finish
+from explorer.engine.runs import (
+    DagRun,
+    RunType,
+    TaskInstance,
+    TriggeredBy,
+    random_suffix,
+    standard_run_id,
+)
+from explorer.engine.task_instances import has_task_instances
+from explorer.engine.types import DagRunInfo
+
+if TYPE_CHECKING:
+    from explorer.engine.host import Host
+
+__all__ = [
+    "activate",
+    "cancel_task_timers",
+    "clear_run",
+    "finish_due_tasks",
+    "finish_run",
+    "finish_task",
+    "make_run_id",
+    "new_run",
+    "start_timer",
+    "task_outcome",
+]
+
+
+def new_run(
+    sim: Host,
+    dag: DagState,
+    *,
+    run_type: RunType,
+    triggered_by: TriggeredBy,
+    info: DagRunInfo,
+    logical_date: datetime | None,
+    now: datetime,
+    backfill_id: int | None = None,
+    sort_ordinal: int | None = None,
+) -> DagRun:
+    st = sim.state
+    if len(st.runs) >= sim.run_limit:
+        raise SimulationLimitError(
+            f"the scenario would create more than {sim.run_limit:,} runs "
+            f"(at {now.isoformat()}); raise the limit to simulate it"
+        )
+    nth = len(dag.runs)
+    run_id, standard = make_run_id(sim, dag, run_type, info, nth)
+    run = DagRun(
+        dag_id=dag.dag_id,
+        nth=nth,
+        run_id=run_id,
+        run_type=run_type,
+        triggered_by=triggered_by,
+        logical_date=logical_date,
+        data_interval=info.data_interval,
+        run_after=info.run_after,
+        created_at=now,
+        partition_key=info.partition_key,
+        partition_date=info.partition_date,
+        backfill_id=backfill_id,
+        backfill_sort_ordinal=sort_ordinal,
+    )
+    # RND-1 / DEP-3: a task inherits the DAG's start/end dates; outside them the run
+    # gets no task instances (a cron trigger DAG whose start_date moved later).
+    gets_instances = has_task_instances(dag.spec, run.logical_date, run.run_type)
+    run.tasks = [
+        TaskInstance(t.task_id, task_outcome(sim, dag.dag_id, nth, t), held=t.hold)
+        for t in dag.spec.tasks
+        if gets_instances
+    ]
+    run.set_state("queued", now)
+    st.runs.append(run, derived_run_id=standard)
+    dag.note_created(run)
+    activate(sim, run)
+    st.dirty = True
+    st.overrides.resolve(run, dag, st.runs)  # the one override path (overrides.py)
+    return run
+
+
+def activate(sim: Host, run: DagRun) -> None:
+    """``run`` becomes active (created, or queued again by a backfill)."""
+    st = sim.state
+    key = (run.dag_id, run.nth)
+    st.active.pop(key, None)
+    st.active[key] = run
+    st.pending.pop(key, None)
+    st.pending[key] = run
+    st.activations += 1
+    st.activation[key] = st.activations
+
+
+def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
+    """``clear_task_instances`` then ``DagRun.set_state(QUEUED)`` (a backfill reprocesses
+    ``run``): the run is thawed (runlog); when it has task instances they behave as
+    declared again, with the script's overrides for the run applied again (the one
+    override path), their timers are dropped and the run is queued and active again.
+    A run without task instances keeps its finished state."""
+    st = sim.state
+    st.runs.thaw(run)  # the cleared run changes again (runlog)
+    if not run.tasks:
+        return
+    run.tasks = [TaskInstance(t.task_id, t.outcome, held=t.hold) for t in dag.spec.tasks]
+    st.overrides.reapply(run, dag)
+    # A task ended early by the script may still have its timer queued: drop it.
+    cancel_task_timers(sim, run)
+    run.requeue(now)
+    activate(sim, run)
+    dag.active.append(run)
+    st.dirty = True
+    sim.emit("run_state", dag.dag_id, run, "queued")
+
+
+def start_timer(sim: Host, run: DagRun, task_index: int, finish_at: datetime) -> None:
+    """The task at ``task_index`` of ``run`` ends at ``finish_at`` (its outcome then)."""
+    st = sim.state
+    run.tasks[task_index].finish_at = finish_at
+    st.seq += 1
+    heapq.heappush(
+        st.completions, (finish_at, st.dags[run.dag_id].order, run.nth, task_index, st.seq)
+    )
+
+
+def finish_due_tasks(sim: Host, t: datetime) -> None:
+    """The task timers due at or before ``t`` fire (a held task waits for the script)."""
+    st = sim.state
+    while st.completions and st.completions[0][0] <= t:
+        _, order, nth, task_index, _ = heapq.heappop(st.completions)
+        run = st.dags[sim.dag_ids[order]].runs[nth]
+        task = run.tasks[task_index]
+        if task.state == "running" and not task.held:
+            finish_task(sim, run, task, task.outcome)
+
+
+def cancel_task_timers(sim: Host, run: DagRun) -> None:
+    """Drop the queued task completions of ``run`` (a backfill clears and requeues it)."""
+    st = sim.state
+    order = st.dags[run.dag_id].order
+    st.completions = [c for c in st.completions if (c[1], c[2]) != (order, run.nth)]
+    heapq.heapify(st.completions)
+
+
+def task_outcome(sim: Host, dag_id: str, nth: int, task: TaskSpec) -> TaskOutcome:
+    """The declared outcome, or a seeded random failure at ``failure_rate``."""
+    if task.failure_rate <= 0:
+        return task.outcome
+    draw = (
+        int.from_bytes(
+            hashlib.sha256(f"{sim.seed}|{dag_id}|{nth}|{task.task_id}".encode()).digest()[:8],
+            "big",
+        )
+        / 2**64
+    )
+    return "failed" if draw < task.failure_rate else task.outcome
+
+
+def make_run_id(
+    sim: Host, dag: DagState, run_type: RunType, info: DagRunInfo, nth: int
+) -> tuple[str, bool]:
+    """TT-21 / TT-16: the suffix is run_after; CronPartition DAGs add a random tail.
+
+    The flag: the id is :func:`standard_run_id`'s, which the run log can rebuild.
+    """
+    table = dag.spec.timetable
+    if run_type != "asset_triggered" and table.partitioned and table.periodic:
+        key = f"__{info.partition_key}" if run_type != "manual" and info.partition_key else ""
+        stamp = info.run_after.isoformat()
+        return f"{run_type}__{stamp}{key}__{random_suffix(dag.dag_id, nth)}", False
+    return standard_run_id(run_type, info.run_after, dag.dag_id, nth), True
+
+
+def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
+    run.set_state(state, now)
+    dag = sim.state.dags[run.dag_id]
+    key = (run.dag_id, run.nth)
+    sim.state.active.pop(key, None)
+    sim.state.activation.pop(key, None)
+    # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
+    del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
+    dagschedule.sync_parse(sim, dag, now)
+    # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
+    # manual or asset-triggered run ends, never a backfill run (SCH-5).
+    if run.run_type != "backfill" and refreshes_on_finish(dag):  # RND-4
+        dag.exceeds_max_active_runs = dagschedule.exceeds(sim, dag)
+    if run.backfill_id is not None:
+        note_run_finished(sim, run, now)  # completion (backfill.py, step 5)
+    # --- end backfill hook
+    dagschedule.reschedule(sim, dag)
+    sim.emit("run_state", run.dag_id, run, state)
+    sim.state.runs.freeze(run)  # nothing changes an ended run again (runlog)
+
+
+def finish_task(
+    sim: Host, run: DagRun, task: TaskInstance, outcome: str, action: act.TaskFinish | None = None
+) -> None:
+    task.state = "failed" if outcome == "failed" else "success"
+    task.outcome = outcome  # type: ignore[assignment]
+    task.end_date = sim.state.now
+    task.finish_at = sim.state.now
+    sim.state.dirty = True
+    sim.state.touched[(run.dag_id, run.nth)] = run
+    sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
+    if task.state == "success":  # only SUCCESS emits (AS-1)
+        asset_rules.emit_task_events(
+            sim,
+            run,
+            task,
+            partition_keys=None if action is None else action.partition_keys,
+            alias_events=None if action is None else action.alias_events,
+        )

@@ -1,0 +1,386 @@
+"""The scheduler loop: the order of one instant and of one scheduler tick (SCH-1).
+
+Part of the simulation (adr/0011-engine-parts.md). At an instant ``t``
+(:func:`process_instant`): task outcomes due, bundle refreshes, script actions in
+order (trace README 7.3), watcher polls, then a scheduler loop if ``t`` is on the
+loop grid and something may change (adr/0003). A loop (:func:`tick`): partition
+requests fire (PT-4), scheduled and asset runs are created, at most
+``max_dagruns_to_create_per_loop`` (SCH-2), queued runs are promoted under
+max_active_runs and the per-loop cap (SCH-5), tasks start (SCH-10), and at most
+``max_dagruns_per_loop_to_schedule`` running runs are examined and finished ones
+ended (step 5, RND-6, RND-4).
+
+Owns the loop's bookkeeping in ``SimState``: ``last_tick``, ``dirty``, ``pending``,
+``touched``, ``rotation``/``examined_upto``. The steps call the parts that own
+what they change: the DAG schedule (``dagschedule``), the run life cycle
+(``lifecycle``), the asset rules, partition requests, watchers, the script.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from explorer.engine import actions as act
+from explorer.engine import dagschedule, deployment, lifecycle, script
+from explorer.engine.assets import scheduling as asset_rules
+from explorer.engine.assets.condition import AliasNode, RefNode
+from explorer.engine.assets.orphanage import activate_due, next_activation
+from explorer.engine.assets.partitioned import fire_partition_requests
+from explorer.engine.assets.watching import poll_due, run_watchers
+from explorer.engine.dag import TaskSpec
+from explorer.engine.dagstate import DagState
+from explorer.engine.runs import DagRun
+from explorer.engine.types import ReferenceRun
+from explorer.engine.tz import ONE_US
+
+if TYPE_CHECKING:
+    from explorer.engine.host import Host
+
+__all__ = ["next_event_time", "process_instant", "tick"]
+
+
+def next_event_time(sim: Host) -> datetime | None:
+    """The next instant at which anything happens (``None``: nothing ever will)."""
+    candidates: list[datetime] = []
+    st = sim.state
+    if st.script_index < len(sim.script):
+        candidates.append(sim.script[st.script_index].at)
+    if st.completions:
+        candidates.append(st.completions[0][0])
+    if sim.watchers:
+        poll = poll_due(sim)
+        if poll is not None:
+            candidates.append(poll)
+    tick = next_needed_tick(sim)
+    if tick is not None:
+        candidates.append(tick)
+    refresh = deployment.next_refresh(sim)
+    if refresh is not None:
+        candidates.append(refresh)
+    activation = next_activation(sim)
+    if activation is not None:
+        candidates.append(max(activation, st.now))
+    return min(candidates) if candidates else None
+
+
+def next_needed_tick(sim: Host) -> datetime | None:
+    st = sim.state
+    earliest = earliest_reason(sim)
+    if earliest is None:
+        return None
+    earliest = max(earliest, st.now)
+    if st.last_tick is not None and earliest <= st.last_tick:
+        return sim.ticks.after(st.last_tick)
+    return sim.ticks.at_or_after(earliest)
+
+
+def earliest_reason(sim: Host) -> datetime | None:
+    """The earliest instant at which a loop could change anything (None: never)."""
+    st = sim.state
+    reasons: list[datetime] = []
+    if st.dirty:
+        reasons.append(st.now)
+    due = dagschedule.peek_due(sim)
+    if due is not None:
+        reasons.append(due)
+    if st.asset_ready and asset_rules.asset_runs_due(sim):
+        reasons.append(st.now)
+    stale: list[tuple[str, int]] = []
+    for key, run in st.pending.items():
+        if run.state == "queued":
+            if run.run_after > st.now:
+                reasons.append(run.run_after)
+        elif run.state == "running" and any(t.state == "none" for t in run.tasks):
+            if run.logical_date is not None:
+                reasons.append(max(run.logical_date, st.now))
+        else:  # ended, or every task started: it can never give a reason again
+            stale.append(key)
+    for key in stale:
+        del st.pending[key]
+    for run in st.touched.values():  # done, waiting for step 5 (or its logical date)
+        if run.state == "running":
+            reasons.append(max(run.logical_date or st.now, st.now))
+    return min(reasons) if reasons else None
+
+
+def catch_up_examination(sim: Host, t: datetime) -> None:
+    """Step 5's rotation as the loops skipped before ``t`` would have moved it (RND-6)."""
+    st = sim.state
+    last = sim.ticks.at_or_before(t - ONE_US)
+    if last is None or (st.examined_upto is not None and last <= st.examined_upto):
+        return
+    after = st.examined_upto
+    st.examined_upto = last
+    if not st.rotation.fresh and not st.rotation.queue:
+        return
+
+    count = sim.ticks.count_between(after, last)
+    st.rotation.skip(st.dags, count, last, sim.config.max_dagruns_per_loop_to_schedule)
+
+
+def process_instant(sim: Host, t: datetime) -> None:
+    st = sim.state
+    catch_up_examination(sim, t)
+    st.now = t
+    # the orphanage housekeeping (assets/orphanage.py): a reference may resolve now
+    if st.assets.activates_at and activate_due(sim, t):
+        asset_rules.refresh_ready(sim, None)  # AS-3
+        st.dirty = True
+    # 1. task outcomes due now (trace README 7.3: before script steps)
+    if st.completions:
+        lifecycle.finish_due_tasks(sim, t)
+    # 1b. the DAG processor's bundle refreshes due now (DEP-6)
+    deployment.run_due_refreshes(sim, t)
+    # 2. script actions at this instant, in list order (a Tick is a loop in its place)
+    script.apply_due(sim, t, explicit_tick)
+    # 3. watchers polling now (the triggerer runs beside the scheduler)
+    if sim.watchers:
+        run_watchers(sim, t)
+    # 4. a scheduler loop, if one happens now and anything may change
+    if sim.ticks.contains(t) and st.last_tick != t:
+        needed = next_needed_tick(sim)
+        if needed is not None and needed <= t:
+            tick(sim, t)
+
+
+def set_clock(sim: Host, instant: datetime) -> None:
+    """The clock ends at ``instant`` (advance_to: every event up to it is processed)."""
+    sim.state.now = instant
+
+
+def explicit_tick(sim: Host, action: act.Tick) -> None:
+    """A loop in its place among the instant's actions (actions.Tick); skipped, like a
+    cadence loop, when nothing it does could change anything."""
+    st = sim.state
+    earliest = earliest_reason(sim)
+    if earliest is not None and earliest <= action.at:
+        tick(sim, action.at)
+    else:  # a loop all the same: step 5's rotation moves on (RND-6)
+        cap = sim.config.max_dagruns_per_loop_to_schedule
+        st.rotation.examine(st.dags, action.at, cap)
+    st.last_tick = action.at
+    st.examined_upto = max(st.examined_upto or action.at, action.at)
+
+
+def tick(sim: Host, now: datetime) -> None:
+    """One scheduler loop (SCH-1): 1 partition requests, 2 scheduled and asset runs,
+    4 queued runs promoted and tasks started, 5 finished runs ended."""
+    st = sim.state
+    st.last_tick = now
+    partitioned = fire_partition_requests(sim, now) if st.partition_requests else set()
+    create_scheduled_runs(sim, now, skip=partitioned)
+    capped = start_queued_runs(sim, now)
+    start_waiting_tasks(sim, now)
+    # A slot freed by a run finishing in this loop is used by the next one (SCH-1).
+    st.dirty = finish_runs(sim, now) or capped
+
+
+def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None) -> None:
+    st = sim.state
+    due = dagschedule.pop_due(sim, now)
+    candidates = []
+    for dag in due:
+        dagschedule.sync_parse(sim, dag, now)
+        at = dagschedule.due_at(sim, dag)
+        if at is not None and at <= now and dag.next_run is not None:
+            candidates.append(dag)
+        else:
+            dagschedule.reschedule(sim, dag)
+    asset_ready = asset_rules.ready_asset_dags(sim) if st.asset_ready else []
+    if skip:  # SCH-1: a DAG that got a partition run this loop gets nothing else
+        for dag in [d for d in candidates if d.dag_id in skip]:
+            candidates.remove(dag)
+            dagschedule.reschedule(sim, dag)
+        asset_ready = [d for d in asset_ready if d.dag_id not in skip]
+    ready_ids = {d.dag_id for d in asset_ready}
+    chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
+    # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
+    # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
+    ordered = sorted(
+        chosen.values(),
+        key=lambda d: (
+            d.next_run is not None,
+            d.next_run.run_after if d.next_run else now,
+            d.order,
+        ),
+    )
+    limit = sim.config.max_dagruns_to_create_per_loop
+    taken, left = ordered[:limit], ordered[limit:]
+    for dag in taken:
+        # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
+        if dag.dag_id not in ready_ids:
+            create_scheduled_run(sim, dag, now)
+            dagschedule.reschedule(sim, dag)
+    for dag in taken:
+        if dag.dag_id in ready_ids:
+            asset_rules.create_asset_run(sim, dag, now)
+            dagschedule.reschedule(sim, dag)
+    for dag in left:
+        dagschedule.reschedule(sim, dag)  # still due: the next loop takes it
+
+
+def create_scheduled_run(sim: Host, dag: DagState, now: datetime) -> None:
+    info = dag.next_run
+    assert info is not None
+    if info.logical_date is not None:
+        existing = dag.run_with_logical_date(info.logical_date)
+        if existing is not None:
+            # SCH-9: nothing is created; the cache is recomputed from the run holding the date.
+            dagschedule.compute_next_run(
+                sim, dag, ReferenceRun(existing.data_interval, existing.run_after), now
+            )
+            if dag.next_run == info:
+                dag.stalled_on = info.logical_date
+                wake = dag.spec.timetable.next_changes_after(now)
+                dag.wake_at = None if wake is None else max(wake, now + timedelta(microseconds=1))
+            return
+    run = lifecycle.new_run(
+        sim,
+        dag,
+        run_type="scheduled",
+        triggered_by="timetable",
+        info=info,
+        logical_date=info.logical_date,
+        now=now,
+    )
+    dagschedule.compute_next_run(sim, dag, ReferenceRun.of(info), now)
+    dag.exceeds_max_active_runs = dagschedule.exceeds(sim, dag)
+    sim.emit("run_created", dag.dag_id, run)
+
+
+def start_queued_runs(sim: Host, now: datetime) -> bool:
+    """Step 4 (SCH-5); True when the per-loop cap left eligible runs for the next loop."""
+    st = sim.state
+    queued = [
+        r
+        for r in st.pending.values()
+        if r.state == "queued"
+        and r.run_after <= now
+        and not st.dags[r.dag_id].is_paused
+        and not st.dags[r.dag_id].is_stale  # DEP-6
+    ]
+    if not queued:
+        return False
+    running: dict[tuple[str, int | None], int] = {}
+    for dag_id in dict.fromkeys(r.dag_id for r in queued):
+        for r in st.dags[dag_id].active:
+            if r.state == "running":
+                key = (r.dag_id, r.backfill_id)
+                running[key] = running.get(key, 0) + 1
+
+    def limit(r: DagRun) -> int:
+        if r.backfill_id is not None:
+            return int(st.backfills[r.backfill_id]["max_active_runs"])
+        return st.dags[r.dag_id].spec.max_active_runs
+
+    eligible = [r for r in queued if running.get((r.dag_id, r.backfill_id), 0) < limit(r)]
+    # get_queued_dag_runs_to_set_running: backfill ordinal (nulls first), DAGs with fewer
+    # running runs first, then run_after; creation order breaks ties.
+    eligible.sort(
+        key=lambda r: (
+            r.backfill_sort_ordinal is not None,
+            r.backfill_sort_ordinal or 0,
+            running.get((r.dag_id, r.backfill_id), 0),
+            r.run_after,
+        )
+    )
+    cap = sim.config.max_dagruns_per_loop_to_schedule
+    for run in eligible[:cap]:
+        key = (run.dag_id, run.backfill_id)
+        if running.get(key, 0) >= limit(run):
+            continue
+        running[key] = running.get(key, 0) + 1
+        run.set_state("running", now)
+        st.rotation.started(run)
+        if all(t.finished for t in run.tasks):  # nothing to run: step 5 ends it
+            st.touched[(run.dag_id, run.nth)] = run
+        sim.emit("run_state", run.dag_id, run, "running")
+    return len(eligible) > cap
+
+
+def start_waiting_tasks(sim: Host, now: datetime) -> None:
+    """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
+    st = sim.state
+    for run in st.pending.values():
+        if run.state != "running" or st.dags[run.dag_id].is_stale:  # DEP-6
+            continue
+        waits = run.logical_date is not None and run.logical_date > now
+        spec_tasks = st.dags[run.dag_id].spec.tasks
+        if waits and not any(t.starts_with_run for t in spec_tasks):
+            continue
+        for task_index, task in enumerate(run.tasks):
+            if task.state != "none" or (waits and not spec_tasks[task_index].starts_with_run):
+                continue
+            task.state = "running"
+            task.start_date = now
+            # The file in place now says what the task does (README 7.9: a deploy
+            # changes the tasks of runs not started yet); a task it no longer has
+            # takes no time and emits nothing.
+            spec = (
+                spec_tasks[task_index]
+                if task_index < len(spec_tasks) and spec_tasks[task_index].task_id == task.task_id
+                else next((t for t in spec_tasks if t.task_id == task.task_id), None)
+            )
+            if spec is not None and spec.inlets:
+                task.inlet_events = inlet_events(sim, spec, now)
+            if task.held:
+                continue
+            duration = spec.duration if spec is not None else timedelta(0)
+            finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
+            lifecycle.start_timer(sim, run, task_index, finish_at)
+
+
+def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, ...]:
+    """The latest event of each inlet asset at ``now`` (refs resolved; aliases: the
+    latest event emitted through them)."""
+    store = sim.state.assets
+    out: list[int | None] = []
+    for inlet in spec.inlets:
+        events: list[Any]
+        if isinstance(inlet, AliasNode):
+            events = store.between(inlet.name, None, now)
+        else:
+            key = store.resolve_ref(inlet) if isinstance(inlet, RefNode) else inlet
+            events = [] if key is None else store.between(key, None, now)
+        out.append(events[-1].id if events else None)
+    return tuple(out)
+
+
+def finish_runs(sim: Host, now: datetime) -> bool:
+    """Step 5 (at most ``max_dagruns_per_loop_to_schedule`` running runs examined,
+    RND-6), then the paused sweep (RND-4): runs whose tasks are all done end; True if
+    any did. A finished run left out stays in ``touched`` for a later loop."""
+    st = sim.state
+    cap = sim.config.max_dagruns_per_loop_to_schedule
+    examined = st.rotation.examine(st.dags, now, cap)
+    st.examined_upto = now
+    if not st.touched:
+        return False
+    examined.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
+    # A run whose logical date is still ahead is left alone (its tasks are not even
+    # scheduled, SCH-10): one without task instances (RND-1) ends only after it.
+    done = [
+        r
+        for r in examined
+        if (r.dag_id, r.nth) in st.touched and (r.logical_date is None or r.logical_date <= now)
+    ]
+    # DEP-6: a stale DAG's running runs are not looked at until its file is back.
+    done = [r for r in done if not st.dags[r.dag_id].is_stale]
+    # RND-4: the sweep of paused DAGs ends their finished running runs after step 5.
+    swept = [
+        r
+        for r in st.touched.values()
+        if r.state == "running" and st.dags[r.dag_id].is_paused and not st.dags[r.dag_id].is_stale
+    ]
+    done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
+    finished = False
+    for run in done:
+        if run.state == "running" and all(t.finished for t in run.tasks):
+            failed = any(t.state == "failed" for t in run.tasks)
+            lifecycle.finish_run(sim, run, "failed" if failed else "success", now)
+            finished = True
+    seen = {id(r) for r in done}
+    for key in [k for k, r in st.touched.items() if r.state != "running" or id(r) in seen]:
+        del st.touched[key]
+    return finished

@@ -1,36 +1,21 @@
-"""The timeline's Qt-free parts: DST bands, time axis ticks, incremental run arrays, compare.
-
-Zones are pinned (America/New_York: 2024-03-10 02:00 EST → 03:00 EDT, 2024-11-03
-02:00 EDT → 01:00 EST; Europe/London: 2024-03-31 01:00 GMT → 02:00 BST).
-"""
+"""The timeline's drawing helpers that need Qt: time axis ticks across DST, and the
+decimation of touching rectangles (America/New_York: 2024-03-10 02:00 EST -> 03:00 EDT)."""
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 
 from explorer.engine.tz import get_zone
-from explorer.scenario import build_engine_inputs, load_scenario
-from explorer.scenario.simulate import make_simulation
 from explorer.ui.timeline.axes import tick_instants
 from explorer.ui.timeline.batch import decimate
 
-SCENARIOS = Path(__file__).parents[2] / "resources" / "scenarios"
 NY = "America/New_York"
 
 
 def utc(*args: int) -> datetime:
     return datetime(*args, tzinfo=UTC)
-
-
-def orders_mart(script: bool = True):  # type: ignore[no-untyped-def]
-    scenario = load_scenario(SCENARIOS / "ny_dst_orders_mart.json")
-    if not script:
-        scenario = dataclasses.replace(scenario, script=())
-    return make_simulation(build_engine_inputs(scenario)), scenario
 
 
 class TestTimeAxis:

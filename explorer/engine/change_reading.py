@@ -516,6 +516,26 @@ class DagMarker:
             before=f,
         )
 
+    def _run_after_moved(
+        self,
+        old: RunFacts,
+        new: RunFacts,
+        change: DeployChange,
+        why: Callable[[Formatter], str],
+    ) -> ChangeMark:
+        """The "shifted" mark spanning a run's old and new run_after, labelled by how far."""
+        return self._mark(
+            "shifted",
+            min(old.run_after, new.run_after),
+            max(old.run_after, new.run_after),
+            change,
+            _delta_words(new.run_after - old.run_after),
+            why,
+            known_at=self.created(self.a, new),
+            after=new,
+            before=old,
+        )
+
     def _moved(self, old: RunFacts, new: RunFacts) -> ChangeMark:
         change = self.change_at(self.created(self.a, new))
         delta = new.run_after - old.run_after
@@ -537,17 +557,7 @@ class DagMarker:
                 moved.append(f"its data interval is {n} (was {o})")
             return f"{_date_text(new, fmt)}: " + "; ".join(moved) + f" after {change.label}"
 
-        return self._mark(
-            "shifted",
-            min(old.run_after, new.run_after),
-            max(old.run_after, new.run_after),
-            change,
-            _delta_words(delta),
-            why,
-            known_at=self.created(self.a, new),
-            after=new,
-            before=old,
-        )
+        return self._run_after_moved(old, new, change, why)
 
     def _new_time(self, old: RunFacts, new: RunFacts) -> ChangeMark:
         change = self.change_at(self.created(self.a, new))
@@ -561,17 +571,7 @@ class DagMarker:
                 "scheduled run on the new timetable; nothing is re-run or back-filled"
             )
 
-        return self._mark(
-            "shifted",
-            min(old.run_after, new.run_after),
-            max(old.run_after, new.run_after),
-            change,
-            _delta_words(delta),
-            why,
-            known_at=self.created(self.a, new),
-            after=new,
-            before=old,
-        )
+        return self._run_after_moved(old, new, change, why)
 
     def _added(self, f: RunFacts) -> ChangeMark:
         created = self.created(self.a, f)

@@ -52,7 +52,7 @@ from explorer.ui.file_ops import FileOps
 from explorer.ui.gallery import Gallery
 from explorer.ui.import_ops import MENU as IMPORT_MENU
 from explorer.ui.import_ops import ImportOps
-from explorer.ui.opening import OpeningIndicator
+from explorer.ui.opening import CanvasBuild, OpeningIndicator
 from explorer.ui.palette import NodePalette
 from explorer.ui.settings import Preferences
 from explorer.ui.theme import apply_theme
@@ -60,6 +60,7 @@ from explorer.ui.workers import LAYOUTS
 from explorer.ui.workspace import Workspace
 
 if TYPE_CHECKING:
+    from explorer.ui.canvas.scene import ScenarioScene
     from explorer.ui.panels.workbench import Workbench
 
 __all__ = ["MainWindow"]
@@ -502,6 +503,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.opening)
         self.files.loading.connect(self.opening.show_text)
         self.opening.cancel.clicked.connect(self.files.cancel_open)
+        self.opening.cancel.clicked.connect(self._cancel_build)
+        #: The canvas of a file opened in the background, being made in slices (issue 13).
+        self.building: CanvasBuild | None = None
         self.files.opened.connect(self.show_document)
         self.files.closed.connect(self.show_gallery)
         self.files.message.connect(self.show_message)
@@ -518,7 +522,39 @@ class MainWindow(QMainWindow):
         return self.workspace.document if self.workspace is not None else None
 
     def show_document(self, document: ScenarioDocument) -> None:
-        """Replace the open document (the unsaved-changes question was already answered)."""
+        """Replace the open document (the unsaved-changes question was already answered).
+
+        A file opened in the background has its canvas made a slice at a time first,
+        the old document on screen and usable meanwhile (issue 13, item 9)."""
+        self._cancel_build()
+        if document.prepared_canvas is not None:
+            self.building = CanvasBuild(document, self.palette(), self.document(), self)
+            self.building.progress.connect(self.opening.show_share)
+            self.building.ready.connect(self._built)
+            self.building.start()
+            return
+        self._show_document(document)
+
+    def _cancel_build(self) -> None:
+        if self.building is not None:
+            building, self.building = self.building, None
+            building.cancel()
+            self.opening.show_text("")
+
+    def _built(self, document: ScenarioDocument, scene: object) -> None:
+        building, self.building = self.building, None
+        self.opening.show_text("")
+        if building is None:
+            return
+        if building.replaced_was_edited(self.document()) and not self.files.maybe_discard():
+            building.cancel()
+            self.show_message(f"{document.scenario.name} was not opened: the current work stays")
+            return
+        self._show_document(document, scene)  # type: ignore[arg-type]
+
+    def _show_document(
+        self, document: ScenarioDocument, scene: ScenarioScene | None = None
+    ) -> None:
         self._drop_workspace()
         workspace = Workspace(
             document,
@@ -527,6 +563,7 @@ class MainWindow(QMainWindow):
             autosave_ms=self.prefs.autosave_seconds() * 1000,
             autosave_timer=self.autosave_timer,
             simulation=self.simulation,
+            scene=scene,
         )
         self.workspace = workspace
         if workspace.simulation is not None:
@@ -628,6 +665,7 @@ class MainWindow(QMainWindow):
             self._tucked = None
 
     def show_gallery(self) -> None:
+        self._cancel_build()
         self._drop_workspace()
         self.gallery.fill_recent(self.prefs.recent_files())
         self._tuck_docks()

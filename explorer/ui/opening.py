@@ -1,16 +1,25 @@
-"""The status bar's sign that a big file is being opened: what happens now, and Cancel.
+"""The status bar's sign that a big file is being opened, and the canvas drawn in slices.
 
 :class:`~explorer.ui.file_ops.FileOps` reads, checks and simulates a big file off
-the GUI thread (:class:`~explorer.ui.workers.OpenJob`); this shows its
+the GUI thread (:class:`~explorer.ui.workers.OpenJob`); the indicator shows its
 :attr:`~explorer.ui.file_ops.FileOps.loading` text with a busy bar, and hides
-when the text is empty.
+when the text is empty. Scene items can only be made on the GUI thread, so
+:class:`CanvasBuild` then makes them a slice at a time (:mod:`explorer.ui.sliced`)
+with the share done in the same bar, while the old document stays on screen
+and usable (issue 13, item 9).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-__all__ = ["OpeningIndicator"]
+from explorer.ui.canvas.scene import ScenarioScene
+from explorer.ui.document import ScenarioDocument
+from explorer.ui.sliced import SlicedRun
+
+__all__ = ["CanvasBuild", "OpeningIndicator"]
 
 
 class OpeningIndicator(QWidget):
@@ -33,5 +42,57 @@ class OpeningIndicator(QWidget):
         self.hide()
 
     def show_text(self, text: str) -> None:
+        self.bar.setRange(0, 0)
         self.label.setText(text)
         self.setVisible(bool(text))
+
+    def show_share(self, text: str, share: float) -> None:
+        """A step whose progress is known: ``share`` (0..1) fills the bar."""
+        self.bar.setRange(0, 100)
+        self.bar.setValue(round(share * 100))
+        self.label.setText(text)
+        self.setVisible(True)
+
+
+class CanvasBuild(QObject):
+    """The canvas of a document opened in the background, made a slice at a time.
+
+    ``replacing`` is the document on screen meanwhile and its undo position: the
+    window asks again about unsaved changes if it was edited during the build.
+    """
+
+    #: What the status bar says, and the share done.
+    progress = Signal(str, float)
+    #: The scene is complete: (document, scene).
+    ready = Signal(object, object)
+
+    def __init__(
+        self,
+        document: ScenarioDocument,
+        palette: QPalette,
+        replacing: ScenarioDocument | None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.replacing = (replacing, replacing.undo_stack.index() if replacing else 0)
+        self.scene = ScenarioScene(document, palette, build=False)
+        self.run = SlicedRun(self.scene.build_steps(), self)
+        name = document.path.name if document.path is not None else document.scenario.name
+        self._text = f"Opening {name}: drawing the canvas…"
+        self.run.progress.connect(lambda share: self.progress.emit(self._text, share))
+        self.run.finished.connect(lambda: self.ready.emit(self.document, self.scene))
+
+    def start(self) -> None:
+        self.progress.emit(self._text, 0.0)
+        self.run.start()
+
+    def cancel(self) -> None:
+        self.run.cancel()
+        self.scene.deleteLater()
+
+    def replaced_was_edited(self, current: ScenarioDocument | None) -> bool:
+        document, index = self.replacing
+        return current is not None and (
+            current is not document or current.undo_stack.index() != index
+        )

@@ -45,11 +45,13 @@ class Workspace(QObject):
         autosave_ms: int = 30_000,
         autosave_timer: Timer | None = None,
         simulation: bool = True,
+        scene: ScenarioScene | None = None,
     ) -> None:
+        """``scene``: the document's canvas, already built (a slice at a time, issue 13)."""
         super().__init__(parent)
         self.document = document
         document.setParent(self)
-        self.scene = ScenarioScene(document, parent.palette())
+        self.scene = scene if scene is not None else ScenarioScene(document, parent.palette())
         self.scene.setParent(self)
         self.view = CanvasView(self.scene)
         self.editor = CanvasEditor(self.scene)

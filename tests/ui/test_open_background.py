@@ -54,6 +54,8 @@ def test_a_big_file_opens_in_the_background_and_the_old_document_stays_usable(
     assert window.opening.isVisible() and "Opening big.json" in window.opening.label.text()
     with qtbot.waitSignal(window.files.opened, timeout=120_000):
         pass
+    # then its canvas is drawn in slices before it replaces the old document
+    qtbot.waitUntil(lambda: window.document() is not old, timeout=120_000)
     document = window.document()
     assert document is not None and document is not old
     assert document.path == big.resolve()
@@ -134,6 +136,8 @@ def test_the_canvas_of_a_big_file_is_read_and_laid_out_off_the_gui_thread(
     assert window.document() is old  # the old document stays until the swap
     with qtbot.waitSignal(window.files.opened, timeout=120_000):
         pass
+    # then its canvas is drawn in slices before it replaces the old document
+    qtbot.waitUntil(lambda: window.document() is not old, timeout=120_000)
     timer.stop()
     assert ticks  # the event loop ran while the file was read and laid out
     main = threading.main_thread().name
@@ -146,3 +150,73 @@ def test_the_canvas_of_a_big_file_is_read_and_laid_out_off_the_gui_thread(
     calls.clear()
     ws.add_at("asset", QPointF(0, 0))
     assert calls and set(calls) == {main}
+
+
+def test_the_canvas_of_a_big_file_is_drawn_in_slices_the_old_document_usable_meanwhile(
+    qtbot: QtBot,
+    window: MainWindow,
+    prompts: FakePrompts,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Scene items are made on the GUI thread: a slice at a time, the event loop running
+    between slices with the share done in the status bar, the old document on screen and
+    editable until the new canvas is complete (issue 13, item 9: a 2 s freeze at 2,000)."""
+    from explorer.ui.sliced import SlicedRun
+
+    monkeypatch.setattr(SlicedRun, "slice_ms", 0.0)  # one item a slice, whatever the machine
+    big = big_file(tmp_path)
+    assert window.open_file(ORDERS)
+    old = window.document()
+    old_scene = window.workspace.scene  # type: ignore[union-attr]
+    with qtbot.waitSignal(window.files.opened, timeout=120_000):
+        assert window.open_file(big)
+    # the file is read: its canvas is being drawn, the old document still the open one
+    building = window.building
+    assert building is not None
+    assert window.document() is old and window.workspace.scene is old_scene  # type: ignore[union-attr]
+    assert window.opening.isVisible()
+    assert "drawing the canvas" in window.opening.label.text()
+    shares: list[int] = []
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.timeout.connect(lambda: shares.append(window.opening.bar.value()))
+    timer.start(0)
+    qtbot.waitUntil(lambda: len(building.scene.nodes) >= 50, timeout=60_000)
+    assert window.document() is old  # half drawn: nothing replaced yet
+    window.workspace.add_at("asset", QPointF(0, 600))  # type: ignore[union-attr]
+    assert old is not None and old.is_modified()
+    prompts.save_answers.append("discard")
+    qtbot.waitUntil(lambda: window.building is None, timeout=120_000)
+    timer.stop()
+    assert len(ticks) > 10  # the event loop ran between the slices
+    assert any(0 < s < 100 for s in shares)  # the share done, shown as it grew
+    assert building.run.slices > 100
+    # edited while drawing: asked again, then replaced
+    assert prompts.asked == ["save? Orders mart across the New York spring-forward"]
+    document = window.document()
+    assert document is not None and document.path == big.resolve()
+    ws = window.workspace
+    assert ws is not None and ws.scene is building.scene
+    assert len([n for n in ws.scene.nodes if n.startswith("dag:")]) == 400
+    assert len(ws.scene.edges) == len(ws.scene.model.edges)
+    assert not window.opening.isVisible()
+
+
+def test_cancel_while_the_canvas_is_drawn_keeps_the_old_document(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from explorer.ui.sliced import SlicedRun
+
+    monkeypatch.setattr(SlicedRun, "slice_ms", 0.0)
+    big = big_file(tmp_path)
+    assert window.open_file(ORDERS)
+    old = window.document()
+    with qtbot.waitSignal(window.files.opened, timeout=120_000):
+        assert window.open_file(big)
+    assert window.building is not None
+    window.opening.cancel.click()
+    assert window.building is None and not window.opening.isVisible()
+    qtbot.wait(100)
+    assert window.document() is old

@@ -111,6 +111,7 @@ class NodeItem(QGraphicsItem):
         if view == self.view:
             return
         self.prepareGeometryChange()
+        self._forget_scene_bounds()
         self.view = view
         self._size = self.measure()
         self._update_tooltip()
@@ -124,6 +125,7 @@ class NodeItem(QGraphicsItem):
         if live == self.live:
             return
         self.prepareGeometryChange()
+        self._forget_scene_bounds()
         self.live = live
         self._update_tooltip()
         self.update()
@@ -202,9 +204,18 @@ class NodeItem(QGraphicsItem):
     # ----------------------------------------------------------------- Qt hooks
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            self._forget_scene_bounds()
             for edge in self.edges:
                 edge.adjust()
+        elif change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+            self._forget_scene_bounds()
         return super().itemChange(change, value)
+
+    def _forget_scene_bounds(self) -> None:
+        """The scene keeps its items' bounds between changes (ScenarioScene.itemsBoundingRect)."""
+        forget = getattr(self.scene(), "_forget_bounds", None)
+        if forget is not None:
+            forget()
 
     def hoverMoveEvent(self, event: object) -> None:
         port = self.port_at(event.scenePos())  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ document's undo stack. The scene never writes the model itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPalette, QTransform
@@ -42,7 +42,11 @@ class ScenarioScene(QGraphicsScene):
     #: Items were brought in line with a new scenario.
     synced = Signal()
 
-    def __init__(self, document: ScenarioDocument, palette: QPalette) -> None:
+    def __init__(
+        self, document: ScenarioDocument, palette: QPalette, *, build: bool = True
+    ) -> None:
+        """``build=False``: no items yet; :meth:`build_steps` adds them a few at a time
+        (a file opened in the background, issue 13 item 9)."""
         super().__init__()
         self.document = document
         self.colors: CanvasColors = canvas_colors(palette)
@@ -64,8 +68,55 @@ class ScenarioScene(QGraphicsScene):
         self._placed: tuple[object, dict[str, tuple[float, float]]] | None = None
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.selectionChanged.connect(self._on_selection_changed)
+        #: The scene's items' bounding rectangle, measured once per change (at 2,000 DAGs
+        #: one measure walks 4,000 items: tens of milliseconds, asked a dozen times a fit).
+        self._bounds: QRectF | None = None
+        self.changed.connect(self._forget_bounds)
         document.changed.connect(self.sync)
-        self.sync(document.scenario)
+        if build:
+            self.sync(document.scenario)
+
+    def build_steps(self) -> Iterator[float]:
+        """Add the items of the document's scenario one at a time, yielding the share done
+        after each: a driver (:class:`explorer.ui.sliced.SlicedRun`) returns to the event
+        loop between slices, so the window never freezes while 4,000 items are made.
+        The scene is complete (and :attr:`synced` emitted) when the iterator ends."""
+        scenario = self.document.scenario
+        prepared, self.document.prepared_canvas = self.document.prepared_canvas, None
+        model, positions = (
+            prepared
+            if prepared is not None
+            else (m := canvas_model(scenario), place(m, scenario.layout))
+        )
+        total = max(1, len(model.nodes) + len(model.edges))
+        done = 0
+        self._syncing = True
+        try:
+            for node_id, view in model.nodes.items():
+                item = make_node_item(view, self.colors)
+                x, y = positions.get(node_id, (0.0, 0.0))
+                item.setPos(x, y)
+                self.addItem(item)
+                self.nodes[node_id] = item
+                done += 1
+                yield done / total
+            for view in model.edges:
+                if view.source in self.nodes and view.target in self.nodes:
+                    edge = EdgeItem(
+                        view, self.nodes[view.source], self.nodes[view.target], self.colors
+                    )
+                    self.addItem(edge)
+                    self.edges[view.key] = edge
+                done += 1
+                yield done / total
+        finally:
+            self._syncing = False
+        self.positions = dict(positions)
+        self.model = model
+        self._synced_with = scenario
+        self._fit_scene_rect()
+        self.synced.emit()
+        self.selectionChangedIds.emit()
 
     # ----------------------------------------------------------------- sync
     def sync(self, scenario: Scenario) -> None:
@@ -135,6 +186,7 @@ class ScenarioScene(QGraphicsScene):
             bounds = bounds.united(item.sceneBoundingRect().adjusted(-m, -m, m, m))
         if bounds != self.sceneRect():
             self.setSceneRect(bounds)
+        self._bounds = None
         self.synced.emit()
         return True
 
@@ -208,7 +260,19 @@ class ScenarioScene(QGraphicsScene):
                 self.removeItem(edge)
         self.removeItem(item)
 
+    def _forget_bounds(self, *_: object) -> None:
+        self._bounds = None
+
+    def addItem(self, item: QGraphicsItem) -> None:
+        self._bounds = None
+        super().addItem(item)
+
+    def removeItem(self, item: QGraphicsItem) -> None:
+        self._bounds = None
+        super().removeItem(item)
+
     def _fit_scene_rect(self) -> None:
+        self._bounds = None
         bounds = self.itemsBoundingRect()
         if bounds.isNull():
             bounds = QRectF(-400, -300, 800, 600)
@@ -242,7 +306,14 @@ class ScenarioScene(QGraphicsScene):
         return (shown.x() - dx, shown.y() - dy)
 
     def itemsBoundingRect(self) -> QRectF:
-        """The items shown (all of them unless the canvas filter hides some)."""
+        """The items shown (all of them unless the canvas filter hides some); measured
+        again after the scene changed (a sync, a move, a drag step: Qt's ``changed``)."""
+        if self._bounds is not None:
+            return QRectF(self._bounds)
+        self._bounds = self._measure_bounds()
+        return QRectF(self._bounds)
+
+    def _measure_bounds(self) -> QRectF:
         if not self.filtered:
             return super().itemsBoundingRect()
         rect = QRectF()

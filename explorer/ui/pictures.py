@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING, Literal
 
 from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
 
+from explorer.ui.timeline.bands import BOTTOM_STRIP, TOP_STRIP
 from explorer.ui.timeline.style import NORMAL
 
 if TYPE_CHECKING:
     from explorer.scenario.model import Scenario
+    from explorer.ui.session import SimulationSession
+    from explorer.ui.timeline.pane import TimelinePane
 
 __all__ = [
     "FORMATS",
@@ -69,6 +72,8 @@ class Parts:
     timeline: QtWidgets.QWidget | None = None
     #: The timeline's legend as rich text (``timeline.pane.legend_html``).
     legend: str = ""
+    #: A widget drawn only for this picture (kept alive while the picture is).
+    keep: object = None
 
 
 def _legend_default() -> str:
@@ -342,7 +347,12 @@ def scenario_svgs(
 
 
 def window_picture(window: QtWidgets.QMainWindow, which: Which) -> Picture | None:
-    """The picture of the main window's open document (None when nothing is open)."""
+    """The picture of the main window's open document (None when nothing is open).
+
+    The timeline is drawn again offscreen, tall enough for every lane the canvas
+    filter shows: the docked one shows the lanes that fit its height, and the
+    lanes scrolled out of it were missing from the picture (issue 13).
+    """
     workspace = getattr(window, "workspace", None)
     if workspace is None:
         return None
@@ -353,7 +363,38 @@ def window_picture(window: QtWidgets.QMainWindow, which: Which) -> Picture | Non
     zone = timeline.display_zone if timeline is not None else "UTC"
     clock = panes.session.now if panes is not None else datetime.now().astimezone()
     title = workspace.document.scenario.name
-    parts = Parts(workspace.scene, timeline.plot if timeline is not None else None, "")
+    whole = None
+    if timeline is not None and panes is not None and which != "canvas":
+        whole = whole_timeline(timeline, panes.session)
+    parts = Parts(workspace.scene, whole.plot if whole is not None else None, "", keep=whole)
     if timeline is None:
         which = "canvas"
     return Picture(parts, Caption(title, zone, clock), which)
+
+
+def whole_timeline(live: TimelinePane, session: SimulationSession) -> TimelinePane:
+    """A hidden copy of ``live`` (lanes, order, filter, zone, time window) with every lane
+    at the style's lane height: what an exported picture of the timeline shows."""
+    from explorer.ui.timeline.pane import TimelinePane
+
+    pane = TimelinePane()
+    pane.setAttribute(QtCore.Qt.WidgetAttribute.WA_DontShowOnScreen)
+    pane.set_horizon(session.start, session.until)
+    order, only = live.lane_choice()
+    pane.set_lane_order(order)
+    pane.set_lane_filter(only)
+    width = max(live.width(), 900)
+    pane.resize(width, 600)
+    pane.show()
+    pane.show_simulation(session.sim)
+    pane.set_display_zone(live.display_zone)
+    QtWidgets.QApplication.processEvents()
+    # every lane plus the strips above and below them, at the style's lane height
+    lanes = len(pane.lanes) + TOP_STRIP + BOTTOM_STRIP
+    chrome = pane.height() - pane.viewbox.height()
+    pane.resize(width, int(chrome + lanes * pane.style_.lane_px) + 2)
+    QtWidgets.QApplication.processEvents()
+    start, end = live.x_range()
+    pane.set_x_range(start, end)
+    pane.fit_all_lanes()
+    return pane

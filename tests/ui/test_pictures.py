@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from explorer.document.timeline.data import Lane
 from explorer.document.timeline.picking import TimelineTarget
+from explorer.ui.pictures import window_picture
 from tests.ui.conftest import EXAMPLES
 
 DST = EXAMPLES / "ny_dst_spring_forward.json"
@@ -127,3 +128,47 @@ def test_export_review_report_from_the_file_menu(window, qtbot, tmp_path) -> Non
     assert html.count("<svg") >= 2
     assert "ingest_orders · 5 runs" in html
     assert "Sun 10 Mar 2024" in html and "23 h" in html  # the DST day
+
+
+def test_an_exported_timeline_shows_every_lane_not_only_those_in_the_dock(  # type: ignore[no-untyped-def]
+    window, qtbot, tmp_path
+) -> None:
+    """More lanes than the dock's height holds: the picture has them all, with the
+    title, zone and clock, at the time window the user looks at (issue 13 item 2)."""
+    import json
+
+    document = json.loads(DST.read_text(encoding="utf-8"))
+    dags = []
+    for i in range(30):
+        dag = dict(document["dags"][i % len(document["dags"])])
+        dag["dag_id"] = f"lane_{i:02d}"
+        dags.append(dag)
+    document["dags"], document["script"] = dags, []
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert window.open_file(path)
+    panes = window.workspace.simulation
+    panes.session.run_to(datetime(2024, 3, 11, 6, tzinfo=UTC))
+    qtbot.waitUntil(lambda: not panes.session.busy, timeout=20_000)
+    live = panes.bench.timeline
+    keys = [lane.key for lane in live.lanes]
+    assert {f"lane_{i:02d}" for i in range(30)} <= set(keys)
+    _, (y0, y1) = live.viewbox.viewRange()
+    assert y1 - y0 < len(keys)  # the dock shows only some of the lanes
+    picture = window_picture(window, "timeline")
+    assert picture is not None
+    whole = picture.parts.keep
+    assert [lane.key for lane in whole.lanes] == keys  # same lanes, same order
+    _, (top, bottom) = whole.viewbox.viewRange()
+    assert top <= -0.5 and bottom >= len(keys) - 0.5  # every lane drawn
+    assert whole.plot.lane_axis.labels[-1] == live.plot.lane_axis.labels[-1]
+    assert whole.display_zone == live.display_zone == "America/New_York"
+    x0, x1 = (t.timestamp() for t in whole.x_range())
+    assert (x0, x1) == pytest.approx(tuple(t.timestamp() for t in live.x_range()), abs=60)
+    png = window.exports.export("timeline", tmp_path / "all.png")
+    image = QImage(str(png))
+    # at least a lane height per lane (the image is drawn at twice the picture's scale)
+    assert image.height() / 2 >= len(keys) * whole.style_.lane_px * picture.width / whole.width()
+    svg = window.exports.export("timeline", tmp_path / "all.svg").read_text(encoding="utf-8")
+    assert "Times in America/New_York" in svg and "clock at" in svg
+    assert "lane_00" in svg and "lane_29" in svg  # the first and the last lane named

@@ -283,6 +283,10 @@ class TimelinePane(QtWidgets.QWidget):
         if self._sim is not None:
             self.show_simulation(self._sim)
 
+    def lane_choice(self) -> tuple[list[str], frozenset[str] | None]:
+        """The lane order and the lane filter (:meth:`set_lane_order`, :meth:`set_lane_filter`)."""
+        return list(self._order), self._only
+
     def set_lane_filter(self, keys: Collection[str] | None) -> None:
         """Show only the lanes of these DAG ids and asset uris (None: every lane)."""
         only = None if keys is None else frozenset(keys)
@@ -486,6 +490,12 @@ class TimelinePane(QtWidgets.QWidget):
         pad = (x1 - x0) * 0.02
         self.viewbox.setXRange(x0 - pad, x1 + pad, padding=0)
         self._fit_lanes(top=-1e9)
+
+    def fit_all_lanes(self) -> None:
+        """Every lane, top to bottom, whatever their height (an exported picture)."""
+        first = -0.5 - TOP_STRIP
+        count = max(len(self.lanes), 1) + TOP_STRIP + BOTTOM_STRIP
+        self.viewbox.setYRange(first, first + count, padding=0)
 
     def _fit_time(self) -> None:
         """The whole horizon on the time axis; the lanes stay as they are."""

@@ -580,6 +580,7 @@ class MainWindow(QMainWindow):
             # ... and the chrome: menu bar, toolbars, status bar, the timeline's title bar
             presentation.hide.extend([self.menuBar(), *self.findChildren(QToolBar)])
             presentation.hide.append(self.statusBar())
+            presentation.hide.append(workspace.focus_bar)  # the canvas's filter: chrome too
             presentation.toggled.connect(self._present_chrome)
             view = workspace.view
             # the docks hide first; the canvas fits once the freed space is laid out

@@ -137,6 +137,10 @@ class _Job:
     redraw_s: float = 0.0
 
 
+#: How many instants at which nothing changes one step may pass over.
+_CHANGELESS_PASSES = 8
+
+
 class SimulationSession(QtCore.QObject):
     """The scenario, its engine inputs and the live simulation, with a clock users drive.
 
@@ -263,6 +267,17 @@ class SimulationSession(QtCore.QObject):
         self._remember(before)
         self._begin_move()
         self._sim.advance_to(t, progress=self._note)  # checkpoints, unlike Simulation.step()
+        # The scheduler's loop right after a completion (a second later, the engine's
+        # tick) often changes nothing: the press looked dead, the clock a second on and
+        # the caption "nothing visible changed" (issue 13). Go on to where something does.
+        for _ in range(_CHANGELESS_PASSES):
+            if self._changes:
+                break
+            later = self._sim.next_event_time()
+            if later is None:
+                break
+            t = later
+            self._sim.advance_to(t, progress=self._note)
         self._after_move(before)
         return t
 

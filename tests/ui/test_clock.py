@@ -73,9 +73,16 @@ class TestStepping:
     def test_each_step_lands_on_the_next_event(self) -> None:
         session = session_of()
         seen = []
+        changes: list[object] = []
+        session.stepped.connect(lambda report: changes.append(report.changes))
         for _ in range(6):
             expected = session.next_event_time()
-            assert session.step_next() == expected
+            assert expected is not None
+            landed = session.step_next()
+            # the next event, or a later one when the engine's next instants change nothing
+            # (the scheduler's loop a second after a completion: issue 13)
+            assert landed is not None and landed >= expected and session.now == landed
+            assert changes[-1]  # a step always lands where something changed
             seen.append(session.now)
         assert seen == sorted(seen)
 

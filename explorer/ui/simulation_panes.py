@@ -70,7 +70,8 @@ class SimulationPanes(QObject):
             prepared=prepared,  # type: ignore[arg-type]  # (inputs, simulation) of OpenJob
             parent=self,
         )
-        self.bench = Workbench(self.session)
+        self._lane_order: list[str] | None = self.canvas_order()
+        self.bench = Workbench(self.session, lane_order=self._lane_order)
         #: What the timeline dock shows (clock bar, timeline) and what the explain dock shows.
         self.timeline_widget: QWidget = self.bench
         self.explain_widget: QWidget = self.bench.tabs
@@ -83,11 +84,11 @@ class SimulationPanes(QObject):
         self.bench.timeline.dag_selected.connect(self._dag_from_timeline)
         scene.selectionChangedIds.connect(self._dag_from_canvas)
         self._badges: dict[str, DagBadge] = {}
-        self._lane_order: list[str] | None = None
         self.session.badges_changed.connect(self._show_badges)
         scene.synced.connect(self._canvas_synced)
-        self._show_badges(self.session.badges())
-        self._follow_canvas_order()
+        self._show_badges(
+            self.session.badges()
+        )  # (the lanes had the canvas's order from the start)
 
     # ----------------------------------------------------------------- canvas <-> clock
     def _show_badges(self, badges: dict[str, DagBadge]) -> None:

@@ -102,3 +102,37 @@ def test_the_minimap_hides_when_the_graph_fits_and_toggles_with_its_shortcut(
     assert big.workspace is not None and big.workspace is not ws
     big.workspace.view.fit()  # Ctrl+0: the whole graph in the view
     assert not big.workspace.view.minimap.isVisible()
+
+
+def test_on_a_small_screen_the_minimap_takes_at_most_a_third_of_the_canvas(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """At 1280x720 the canvas is under 300 pixels high: the full-size minimap covered
+    more than half of it, and the orders mart's last node under it."""
+    window.resize(1280, 720)
+    assert window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    ws = window.workspace
+    assert ws is not None
+    view, minimap = ws.view, ws.view.minimap
+    view.set_zoom(1.5)  # the graph no longer fits: the minimap shows
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    assert minimap.isVisible()
+    viewport = view.viewport().size()
+    assert viewport.height() < 400  # a small canvas, as at 1280x720
+    assert minimap.height() <= viewport.height() * 0.34 + 1
+    assert minimap.width() <= viewport.width() * 0.34 + 1
+    assert abs(minimap.width() / minimap.height() - 1.5) < 0.05  # the same shape, smaller
+    # and it still frames the whole graph
+    graph = ws.scene.itemsBoundingRect()
+    shown = minimap.mapToScene(minimap.viewport().rect()).boundingRect()
+    assert shown.contains(graph.adjusted(5, 5, -5, -5))
+    # a big canvas gets the full size back
+    window.resize(1600, 1400)
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    big = view.viewport().size()
+    assert big.height() * 0.34 >= 160 and big.width() * 0.34 >= 240, big
+    assert (minimap.width(), minimap.height()) == (240, 160)

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 __all__ = ["Minimap"]
 
 _SIZE = (240, 160)
+#: The largest share of the canvas's width or height the minimap may take.
+_SHARE = 0.34
 _MARGIN = 12
 #: How much of the graph (screen pixels) may be cut at the view's edge without a minimap.
 _SLACK_PX = 16
@@ -85,13 +87,28 @@ class Minimap(QGraphicsView):
         self.hide()
 
     def place(self) -> None:
+        self._fit_size()
         self.move(self._corner())
         self.refresh()
+
+    def _fit_size(self) -> None:
+        """At most :data:`_SHARE` of the canvas's width and height, never more than
+        :data:`_SIZE`: at 1280x720 the canvas is under 300 pixels high, and a 160-pixel
+        minimap covered most of it and the nodes in it (issue 13, item 6)."""
+        viewport = self.main.viewport().size()
+        scale = min(
+            1.0,
+            viewport.width() * _SHARE / _SIZE[0],
+            viewport.height() * _SHARE / _SIZE[1],
+        )
+        size = QSize(max(60, round(_SIZE[0] * scale)), max(40, round(_SIZE[1] * scale)))
+        if size != self.size():
+            self.setFixedSize(size)
 
     def _corner(self) -> QPoint:
         """The corner of the canvas where the minimap covers the fewest nodes (bottom right
         when it covers none there): centred on a node, a fixed corner hid its neighbours."""
-        w, h = _SIZE
+        w, h = self.width(), self.height()
         viewport = self.main.viewport().geometry()
         left, top = viewport.left() + _MARGIN, viewport.top() + _MARGIN
         right, bottom = viewport.right() - w - _MARGIN, viewport.bottom() - h - _MARGIN

@@ -40,12 +40,17 @@ class Workbench(QtWidgets.QWidget):
         prompter: Prompter | None = None,
         canvas: QtWidgets.QWidget | None = None,
         parent: QtWidgets.QWidget | None = None,
+        lane_order: list[str] | None = None,
     ) -> None:
+        """``lane_order``: the lanes' order from the start (the canvas's), so the timeline
+        is not drawn once in the engine's order and again in the canvas's (2,000 DAGs)."""
         super().__init__(parent)
         self.session = session
         self.canvas = canvas
         self.clock_bar = ClockControls(session, ticker=ticker)
         self.timeline = TimelinePane()
+        if lane_order is not None:
+            self.timeline.set_lane_order(lane_order)
         self.table = RunsTable()
         self.explain = ExplainPane(session)
         self.next_runs = NextRunsPane(session)

@@ -100,13 +100,13 @@ class ScenarioScene(QGraphicsScene):
                 self.nodes[node_id] = item
                 done += 1
                 yield done / total
-            for view in model.edges:
-                if view.source in self.nodes and view.target in self.nodes:
+            for link in model.edges:
+                if link.source in self.nodes and link.target in self.nodes:
                     edge = EdgeItem(
-                        view, self.nodes[view.source], self.nodes[view.target], self.colors
+                        link, self.nodes[link.source], self.nodes[link.target], self.colors
                     )
                     self.addItem(edge)
-                    self.edges[view.key] = edge
+                    self.edges[link.key] = edge
                 done += 1
                 yield done / total
         finally:

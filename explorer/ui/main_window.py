@@ -926,6 +926,10 @@ class MainWindow(QMainWindow):
         )
 
     def save_window(self) -> None:
+        panes = self.workspace.simulation if self.workspace is not None else None
+        if panes is not None and panes.bench.presentation.active:
+            # closed while presenting: keep the user's docks and bars, not the show's
+            panes.bench.presentation.exit()
         tucked = self._tucked
         self._untuck_docks()  # save the docks as the user arranged them, not the gallery's
         state = QByteArray(self.saveState(_STATE_VERSION))

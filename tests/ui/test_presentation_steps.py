@@ -51,3 +51,32 @@ def test_the_filter_bar_hides_with_the_chrome(qtbot: QtBot, window: MainWindow) 
     ws.simulation.bench.presentation.exit()  # type: ignore[union-attr]
     QtWidgets.QApplication.processEvents()
     assert ws.focus_bar.isVisible()
+
+
+def test_closing_while_presenting_saves_the_users_docks_not_the_shows(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """The window's layout is saved on close; closed in presentation mode, it was saved
+    with every dock, the menu bar's neighbours and the toolbar hidden, and the next start
+    came up without them."""
+    assert window.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+    QtWidgets.QApplication.processEvents()
+    shown = {d.objectName() for d in window.findChildren(QtWidgets.QDockWidget) if d.isVisible()}
+    assert {"inspectorDock", "timelineDock", "explainDock"} <= shown
+    window.workspace.simulation.bench.presentation.enter()  # type: ignore[union-attr]
+    QtWidgets.QApplication.processEvents()
+    assert not window.inspector_dock.isVisible()
+    window.save_window()
+    saved = window.prefs.window_state()
+    assert saved is not None
+    fresh = MainWindow(window.prefs, prompts=window.prompts)
+    qtbot.addWidget(fresh)
+    fresh.resize(1400, 900)
+    fresh.show()
+    assert fresh.open_file(EXAMPLES / "ny_dst_orders_mart.json")
+    QtWidgets.QApplication.processEvents()
+    again = {d.objectName() for d in fresh.findChildren(QtWidgets.QDockWidget) if d.isVisible()}
+    assert {"inspectorDock", "timelineDock", "explainDock"} <= again
+    assert all(bar.isVisible() for bar in fresh.findChildren(QtWidgets.QToolBar))
+    fresh.document().undo_stack.setClean()  # type: ignore[union-attr]
+    fresh.close()

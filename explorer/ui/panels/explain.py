@@ -70,9 +70,19 @@ class ExplainPane(QtWidgets.QWidget):
         self.conditions.setWordWrap(True)
         self.conditions.setUniformRowHeights(False)
         self.conditions.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
-        self.conditions.setColumnWidth(0, 90)
-        self.conditions.setColumnWidth(1, 150)
-        self.conditions.setColumnWidth(2, 60)
+        # the detail takes what the pane leaves and wraps in it: at 1280x720 it was cut to one
+        # line ("cached next run: logical_date …") behind a horizontal scroll bar (issue 13)
+        header = self.conditions.header()
+        fit = QtWidgets.QHeaderView.ResizeMode.ResizeToContents
+        for column in (0, 1, 2):
+            header.setSectionResizeMode(column, fit)
+        header.setSectionResizeMode(3, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(True)
+        self.conditions.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # rows measure their wrapped height again when the detail column's width changes
+        self._wrap = _WrappedColumn(self.conditions, 3)
+        self.conditions.setItemDelegateForColumn(3, self._wrap)
+        header.sectionResized.connect(lambda *_: self.conditions.doItemsLayout())
         self.alerts = QtWidgets.QListWidget()
         self.alerts.setWordWrap(True)
         self.alerts.setToolTip("Click an alert to show its DAG and move the timeline to it")
@@ -257,3 +267,24 @@ class ExplainPane(QtWidgets.QWidget):
             if first in self.session.sim.dags:
                 self.set_dag(first)
             self.alert_activated.emit(alert)
+
+
+class _WrappedColumn(QtWidgets.QStyledItemDelegate):
+    """A tree column whose text wraps at the column's width: QTreeView asks its rows'
+    heights without the width, so a long detail stayed one clipped line."""
+
+    def __init__(self, tree: QtWidgets.QTreeWidget, column: int) -> None:
+        super().__init__(tree)
+        self.tree = tree
+        self.column = column
+
+    def sizeHint(
+        self, option: QtWidgets.QStyleOptionViewItem, index: QtCore.QModelIndex
+    ) -> QtCore.QSize:
+        size = super().sizeHint(option, index)
+        width = max(40, self.tree.header().sectionSize(self.column) - 10)
+        text = str(index.data() or "")
+        box = option.fontMetrics.boundingRect(  # type: ignore[attr-defined]
+            QtCore.QRect(0, 0, width, 100_000), QtCore.Qt.TextFlag.TextWordWrap, text
+        )
+        return QtCore.QSize(size.width(), max(size.height(), box.height() + 6))

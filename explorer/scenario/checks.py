@@ -258,8 +258,8 @@ def _check_timetable(
     limit = timetable.active_runs_limit
     max_active_runs = effective_max_active_runs(dag.max_active_runs, config)
     if limit is not None and max_active_runs > limit:
-        default = (
-            "" if dag.max_active_runs is not None else (f" (the default is {max_active_runs})")
+        default = "" if dag.max_active_runs is not None else (
+            f" (the default is {max_active_runs})"
         )
         message = f"Invalid max_active_runs: {timetable.name} requires max_active_runs <= {limit}"
         yield (*path, "max_active_runs"), f"{message}{default}; set it to {limit}"
@@ -367,9 +367,8 @@ def _check_deployment(
         elif option.type is int and (isinstance(value, bool) or not isinstance(value, int)):
             yield (*path, "value"), f"[{option.section}] {option.key} takes a whole number"
         elif option.minimum is not None and isinstance(value, int) and value < option.minimum:
-            yield (
-                (*path, "value"),
-                (f"[{option.section}] {option.key} must be at least {option.minimum}"),
+            yield (*path, "value"), (
+                f"[{option.section}] {option.key} must be at least {option.minimum}"
             )
         return
     dag = action.dag

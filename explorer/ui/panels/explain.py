@@ -279,12 +279,14 @@ class _WrappedColumn(QtWidgets.QStyledItemDelegate):
         self.column = column
 
     def sizeHint(
-        self, option: QtWidgets.QStyleOptionViewItem, index: QtCore.QModelIndex
+        self,
+        option: QtWidgets.QStyleOptionViewItem,
+        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
     ) -> QtCore.QSize:
         size = super().sizeHint(option, index)
         width = max(40, self.tree.header().sectionSize(self.column) - 10)
         text = str(index.data() or "")
-        box = option.fontMetrics.boundingRect(  # type: ignore[attr-defined]
+        box = option.fontMetrics.boundingRect(
             QtCore.QRect(0, 0, width, 100_000), QtCore.Qt.TextFlag.TextWordWrap, text
         )
         return QtCore.QSize(size.width(), max(size.height(), box.height() + 6))

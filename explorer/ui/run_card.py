@@ -7,6 +7,11 @@ comes from :func:`explorer.engine.run_card.run_card`, so the card, a report
 and a template agree on the fields. While it only follows
 the mouse it lets clicks through to the view beneath; pinned, it keeps still,
 offers its close button, and Esc closes it.
+
+The template context (adr/0008) is a dozen rows more than the run's facts: shown
+always, the card covered a third of a 1600x1000 timeline, the run it described
+included, on a screen share. It sits behind a toggle on the pinned card, closed at
+first; the choice holds for the next cards of the same view.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ __all__ = ["RunCardView", "card_html"]
 MAX_EVENTS = 6
 
 
-def card_html(card: RunCard, zone_name: str) -> str:
-    """The card's body: a table of field / ``zone_name`` / UTC, then the consumed events."""
+def card_html(card: RunCard, zone_name: str, *, context: bool = True) -> str:
+    """The card's body: a table of field / ``zone_name`` / UTC, then the consumed events,
+    then (``context``) what the run's task reads."""
     zone = zone_of(zone_name)
     head = (
         f"<tr><th align='left'></th><th align='left'>{html.escape(zone_name)}</th>"
@@ -54,7 +60,8 @@ def card_html(card: RunCard, zone_name: str) -> str:
     more = len(card.consumed) - MAX_EVENTS
     if more > 0:
         body.append(f"<tr><td colspan='3'>&nbsp;… and {more} more</td></tr>")
-    body.extend(_context_rows(card))
+    if context:
+        body.extend(_context_rows(card))
     return (
         "<table cellspacing='0' cellpadding='1' style='white-space:nowrap'>"
         f"{head}{''.join(body)}</table>"
@@ -134,6 +141,17 @@ class RunCardView(QtWidgets.QFrame):
         self.close_button.setToolTip("Close the run card (Esc)")
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.dismiss)
+        self.show_context = False
+        self.context_button = QtWidgets.QToolButton()
+        self.context_button.setObjectName("runCardContext")
+        self.context_button.setCheckable(True)
+        self.context_button.setAutoRaise(True)
+        self.context_button.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.context_button.setToolTip(
+            "Show or hide the template context: the values the run's tasks read "
+            "(ds, ts, data_interval_start, …) and the runs table's template rendered"
+        )
+        self.context_button.toggled.connect(self._toggle_context)
         self.body = QtWidgets.QLabel()
         self.body.setObjectName("runCardBody")
         self.body.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -148,6 +166,7 @@ class RunCardView(QtWidgets.QFrame):
         layout.setSpacing(2)
         layout.addLayout(top)
         layout.addWidget(self.body)
+        layout.addWidget(self.context_button, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
         self._set_pinned(False)
         self.hide()
 
@@ -199,7 +218,12 @@ class RunCardView(QtWidgets.QFrame):
             return []
         doc = QtGui.QTextDocument()
         doc.setHtml(self.body.text())
-        return [self.title_text(), *doc.toPlainText().splitlines()]
+        toggle = [] if self.context_button.isHidden() else [self.context_button.text()]
+        return [self.title_text(), *doc.toPlainText().splitlines(), *toggle]
+
+    def set_context_shown(self, on: bool) -> None:
+        """Open or close the template context rows (what the toggle does)."""
+        self.context_button.setChecked(on)
 
     def title_text(self) -> str:
         return "" if self.card is None else f"{self.card.dag_id} · {self.card.run_id}"
@@ -216,7 +240,28 @@ class RunCardView(QtWidgets.QFrame):
         self.title.setText(
             f"<b>{html.escape(self.card.dag_id)}</b> · {html.escape(self.card.run_id)}"
         )
-        self.body.setText(card_html(self.card, self.zone_name))
+        card = self.card
+        has_context = bool(card.context or card.context_absent or card.template is not None)
+        shown = has_context and self.show_context and self._pinned
+        self.body.setText(card_html(card, self.zone_name, context=shown))
+        self.context_button.setVisible(has_context)
+        self.context_button.blockSignals(True)
+        self.context_button.setChecked(self.show_context)
+        self.context_button.blockSignals(False)
+        if not self._pinned:
+            self.context_button.setText("template context: click the run to pin, then open")
+        else:
+            self.context_button.setText(
+                "▾ hide template context" if self.show_context else "▸ template context"
+            )
+
+    def _toggle_context(self, on: bool) -> None:
+        self.show_context = on
+        if self.card is None:
+            return
+        self._fill()
+        self._fit_size()
+        self._clamp()
 
     def _set_pinned(self, on: bool) -> None:
         changed = on != self._pinned
@@ -225,6 +270,9 @@ class RunCardView(QtWidgets.QFrame):
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents, not on)
         self.close_button.setVisible(on)
         self.hint.setText("pinned" if on else "click to pin")
+        if changed and self.card is not None:
+            self._fill()  # the context toggle works on a pinned card only
+            self._fit_size()
         if changed:
             self.pinned_changed.emit(on)
 

@@ -150,6 +150,8 @@ def test_a_pinned_run_card_shows_every_row(qtbot: QtBot, window: MainWindow) -> 
     pane.dag_selected.emit("orders_mart")
     _settle(qtbot)
     card = pane.run_card
+    qtbot.mouseClick(card.context_button, QtCore.Qt.MouseButton.LeftButton)  # open the context
+    _settle(qtbot)
     lines = card.lines()
     assert card.isVisible() and lines[lines.index("events consumed") + 1] == "0"
     assert any(line.strip() == "triggering_asset_events" for line in lines)  # context rows last

@@ -17,6 +17,7 @@ from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
 from explorer.ui.main_window import MainWindow
 from explorer.ui.panels.workbench import Workbench
+from explorer.ui.timeline.pane import TimelinePane
 from tests.ui.conftest import EXAMPLES
 from tests.ui.test_run_card import hover
 
@@ -47,6 +48,15 @@ def _type_template(qtbot: QtBot, bench: Workbench, text: str) -> None:
     qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
 
 
+def _open_context(qtbot: QtBot, pane: TimelinePane, run_id: str, dag_id: str = "daily_sales") -> None:
+    """Pin the run's card and click its template-context toggle, as a user does."""
+    assert pane.pin_card(dag_id, run_id)
+    button = pane.run_card.context_button
+    if not button.isChecked():
+        qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+    assert button.isChecked() and "hide template context" in button.text()
+
+
 def test_card_of_a_daily_run_lists_its_context_and_renders_the_template(
     qtbot: QtBot, window: MainWindow, tmp_path: Path
 ) -> None:
@@ -68,6 +78,10 @@ def test_card_of_a_daily_run_lists_its_context_and_renders_the_template(
     hover(qtbot, pane, middle, lane - 0.2)
     card = pane.run_card
     assert card.isVisible() and card.card is not None and card.card.run_id == old.run_id
+    # hovering gives the run's facts; the context waits behind the pinned card's toggle
+    hovered = "\n".join(card.lines())
+    assert "ds_nodash" not in hovered and "click the run to pin" in hovered
+    _open_context(qtbot, pane, old.run_id)
     text = "\n".join(card.lines())
     for key in (
         "ds",
@@ -88,8 +102,11 @@ def test_card_of_a_daily_run_lists_its_context_and_renders_the_template(
     # the 3.3 run: logical date = run_after, an empty interval, ds its own day
     pane.run_card.dismiss()
     hover(qtbot, pane, new.run_after.timestamp() + 300, lane + 0.18)  # its execution bar
-    text = "\n".join(pane.run_card.lines())
     assert pane.run_card.card is not None and pane.run_card.card.run_id == new.run_id
+    # the toggle stays open for the view's next pinned card
+    assert pane.pin_card("daily_sales", new.run_id)
+    assert pane.run_card.context_button.isChecked()
+    text = "\n".join(pane.run_card.lines())
     assert "WHERE dt >= '2024-06-06 00:00:00+00:00' AND ds = '2024-06-06'" in text
     assert "absent" not in text
 
@@ -108,7 +125,7 @@ def test_card_of_an_asset_triggered_run_says_which_keys_are_absent(
     run = next(iter(bench.session.sim.dags["sales_mart"].runs))
     assert run.logical_date is None
     _type_template(qtbot, bench, "{{ ds }}")
-    assert pane.pin_card("sales_mart", run.run_id)
+    _open_context(qtbot, pane, run.run_id, dag_id="sales_mart")
     text = "\n".join(pane.run_card.lines())
     assert "absent" in text and "ds, ds_nodash, ts" in text
     assert "a template reading them fails the task" in text
@@ -134,3 +151,26 @@ def test_context_rows_are_the_values_a_template_renders() -> None:
     )
     assert card.as_dict()["template_context"]["ds_nodash"] == "20240603"
     assert card.as_dict()["rendered"] == "2024-06-03"
+
+
+def test_a_pinned_card_keeps_the_context_closed_until_asked(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """On a screen share the card must leave the timeline in view: the context (a dozen
+    rows) opens on demand, and closes again with the toggle."""
+    bench = _bench(
+        qtbot, window, tmp_path, "change_airflow2_to_3_daily_cron.json", utc(2024, 6, 7, 1)
+    )
+    pane = bench.timeline
+    run = next(iter(bench.session.sim.dags["daily_sales"].runs))
+    assert pane.pin_card("daily_sales", run.run_id)
+    card = pane.run_card
+    closed_height = card.height()
+    assert "ds_nodash" not in "\n".join(card.lines())
+    assert card.lines()[-1] == "▸ template context"
+    qtbot.mouseClick(card.context_button, QtCore.Qt.MouseButton.LeftButton)
+    assert "ds_nodash" in "\n".join(card.lines())
+    assert card.height() > closed_height + 100
+    qtbot.mouseClick(card.context_button, QtCore.Qt.MouseButton.LeftButton)
+    assert "ds_nodash" not in "\n".join(card.lines())
+    assert card.height() < closed_height + 20

@@ -48,7 +48,9 @@ def _type_template(qtbot: QtBot, bench: Workbench, text: str) -> None:
     qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
 
 
-def _open_context(qtbot: QtBot, pane: TimelinePane, run_id: str, dag_id: str = "daily_sales") -> None:
+def _open_context(
+    qtbot: QtBot, pane: TimelinePane, run_id: str, dag_id: str = "daily_sales"
+) -> None:
     """Pin the run's card and click its template-context toggle, as a user does."""
     assert pane.pin_card(dag_id, run_id)
     button = pane.run_card.context_button

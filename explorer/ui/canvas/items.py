@@ -108,7 +108,7 @@ class NodeItem(QGraphicsItem):
 
     # ----------------------------------------------------------------- content
     def set_view(self, view: NodeView) -> None:
-        if view == self.view:
+        if view is self.view or view == self.view:
             return
         self.prepareGeometryChange()
         self._forget_scene_bounds()

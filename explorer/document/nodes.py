@@ -14,8 +14,8 @@ saved without positions reopens looking the same).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from itertools import pairwise
@@ -244,9 +244,9 @@ def _graph_neutral_changes(old: Scenario, new: Scenario) -> list[Dag] | None:
     """The DAGs ``new`` changed without changing the canvas graph, or None when the edit
     may change the graph (or touches more than DAGs)."""
     for f in dataclasses.fields(Scenario):
-        if f.name != "dags" and getattr(old, f.name) is not getattr(new, f.name):
-            if getattr(old, f.name) != getattr(new, f.name):
-                return None
+        a, b = getattr(old, f.name), getattr(new, f.name)
+        if f.name != "dags" and a is not b and a != b:
+            return None
     if len(old.dags) != len(new.dags):
         return None
     changed = []

@@ -238,7 +238,7 @@ def _dag_findings(
             found.extend(_check_timetable(dag, here, reading, scenario.airflow_config))
     if len(_DAG_MEMO) >= _DAG_MEMO_LIMIT:
         for key in list(_DAG_MEMO)[: _DAG_MEMO_LIMIT // 2]:
-            del _DAG_MEMO[key]
+            _DAG_MEMO.pop(key, None)  # (a file opening in the background checks too)
     _DAG_MEMO[(id(dag), index)] = (dag, scenario.assets, scenario.airflow_config, found, reading)
     return found, reading
 

@@ -395,6 +395,8 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
     dag = next(d for d in scenario.dags if isinstance(d.schedule, str) and " " in d.schedule)
     crons = ["17 */3 * * *", dag.schedule]
     first, done = [], []
+    #: CPU milliseconds of each sample (the machine may be shared: wall time varies more).
+    cpu_of: dict[str, list[float]] = {"edit": [], "move": [], "back": [], "step": []}
     # Each edit reaches back to clock.start and takes as long as the warm-up to come back
     # to the clock: the first redraw is measured for every edit (the next edit starts
     # while the previous one is still re-simulating, as a user typing would), the
@@ -403,12 +405,13 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
         edited = replace_dag(
             document.scenario, dag.dag_id, dataclasses.replace(dag, schedule=crons[i % 2])
         )
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         document.push(EditScenario(document, edited, "Edit schedule"))
         app.processEvents()  # type: ignore[union-attr]
         for pane in panes_to_paint:
             pane.repaint()
         first.append((time.perf_counter() - t) * 1000)
+        cpu_of["edit"].append((time.process_time() - c) * 1000)
     cpu = time.process_time()
     _wait(app, lambda: not session.busy)
     done.append((time.perf_counter() - t) * 1000)
@@ -443,7 +446,7 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
         a = view.mapFromScene(grab)
         b = view.mapFromScene(grab + QPointF(40 if i % 2 == 0 else -40, 0))
         port = view.viewport()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         QTest.mousePress(port, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
         for step in range(1, 5):
             QTest.mouseMove(port, a + (b - a) * step / 4)
@@ -451,6 +454,7 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
         app.processEvents()  # type: ignore[union-attr]
         port.repaint()
         moves.append((time.perf_counter() - t) * 1000)
+        cpu_of["move"].append((time.process_time() - c) * 1000)
     print(
         f"# node drags: {len(moves)}, the engine kept: {session.sim is sim_before}, "
         f"undo stack: {document.undo_stack.count()} commands"
@@ -459,19 +463,25 @@ def _instant_figures(args: argparse.Namespace) -> dict[str, float]:
     # --- Back after a step
     backs, steps = [], []
     for _ in range(max(10, args.repeat * 5)):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         session.step_next()
         for pane in panes_to_paint:
             pane.repaint()
         app.processEvents()  # type: ignore[union-attr]
         steps.append((time.perf_counter() - t) * 1000)
-        t = time.perf_counter()
+        cpu_of["step"].append((time.process_time() - c) * 1000)
+        t, c = time.perf_counter(), time.process_time()
         session.step_back()
         for pane in panes_to_paint:
             pane.repaint()
         app.processEvents()  # type: ignore[union-attr]
         backs.append((time.perf_counter() - t) * 1000)
+        cpu_of["back"].append((time.process_time() - c) * 1000)
     print(f"# step to the next event 60 days in, repainted: {statistics.median(steps):.1f} ms")
+    print(
+        "# CPU time medians (ms): "
+        + ", ".join(f"{name} {statistics.median(v):.1f}" for name, v in cpu_of.items())
+    )
     _INSTANT.update(
         edit_ms_median=statistics.median(first),
         edit_done_ms_median=statistics.median(done),

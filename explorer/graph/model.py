@@ -83,6 +83,7 @@ __all__ = [
     "asset_node",
     "dag_node",
     "gate_node",
+    "names_assets",
     "ref_node",
     "scenario_graph",
     "schedule_kind",
@@ -172,6 +173,11 @@ def _dotted(path: Sequence[int | str]) -> str:
 def _short(value: JsonValue) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= _LABEL_MAX else text[: _LABEL_MAX - 1] + "…"
+
+
+def names_assets(schedule: JsonValue) -> bool:
+    """Whether a schedule holds an asset condition (the graph draws it as input edges)."""
+    return _condition_of(schedule)[0]
 
 
 def _condition_of(schedule: JsonValue) -> tuple[bool, JsonValue]:

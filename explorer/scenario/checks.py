@@ -184,24 +184,63 @@ def _check_dags(
             first = first_seen[dag.dag_id]
             yield (*path, "dag_id"), f"duplicate dag_id {dag.dag_id!r} (first at $.dags[{first}])"
         first_seen.setdefault(dag.dag_id, index)
-        yield from _check_dag(dag, path, catalog)
-        undeclared = list(_undeclared(dag.schedule, (*path, "schedule"), catalog))
-        yield from undeclared
-        if undeclared or catalog.names_broken(dag.schedule):
-            continue  # reported here or at the declaration: reading would only repeat it
+        found, reading = _dag_findings(dag, index, scenario, catalog)
+        yield from found
+        if reading is not None:
+            readings[index] = reading
+
+
+#: The findings and schedule reading of each DAG checked lately, by the DAG's identity:
+#: checked again only when the DAG, its place, the declared assets or the Airflow options
+#: are other objects (the model is immutable, and an edit keeps every part it does not
+#: change; findings and the reading's warnings name the DAG's place).
+#: The GUI checks the whole scenario after each edit of one DAG; reading every schedule
+#: again built every timetable again. Oldest entries go first beyond the limit.
+_DAG_MEMO: dict[
+    tuple[int, int], tuple[Dag, object, object, list[tuple[JsonPath, str]], ScheduleReading | None]
+]
+_DAG_MEMO = {}
+_DAG_MEMO_LIMIT = 8192
+
+
+def _dag_findings(
+    dag: Dag, index: int, scenario: Scenario, catalog: AssetCatalog
+) -> tuple[list[tuple[JsonPath, str]], ScheduleReading | None]:
+    """The findings of the DAG at ``$.dags[index]`` and its schedule's reading."""
+    known = _DAG_MEMO.get((id(dag), index))
+    if (
+        known is not None
+        and known[0] is dag
+        and known[1] is scenario.assets
+        and known[2] is scenario.airflow_config
+    ):
+        return known[3], known[4]
+    found: list[tuple[JsonPath, str]] = []
+    reading = None
+    here: JsonPath = ("dags", index)
+    found.extend(_check_dag(dag, here, catalog))
+    undeclared = list(_undeclared(dag.schedule, (*here, "schedule"), catalog))
+    found.extend(undeclared)
+    if not undeclared and not catalog.names_broken(dag.schedule):
+        # otherwise reported here or at the declaration: reading would only repeat it
         try:
-            readings[index] = read_schedule(
+            reading = read_schedule(
                 dag.schedule,
                 source="",
-                path=(*path, "schedule"),
+                path=(*here, "schedule"),
                 dag_timezone=dag.timezone,
                 create_cron_data_intervals=scenario.airflow_config.create_cron_data_intervals,
                 assets=catalog,
             )
         except ScenarioError as exc:
-            yield exc.steps, exc.message
+            found.append((exc.steps, exc.message))
         else:
-            yield from _check_timetable(dag, path, readings[index], scenario.airflow_config)
+            found.extend(_check_timetable(dag, here, reading, scenario.airflow_config))
+    if len(_DAG_MEMO) >= _DAG_MEMO_LIMIT:
+        for key in list(_DAG_MEMO)[: _DAG_MEMO_LIMIT // 2]:
+            _DAG_MEMO.pop(key, None)  # (a file opening in the background checks too)
+    _DAG_MEMO[(id(dag), index)] = (dag, scenario.assets, scenario.airflow_config, found, reading)
+    return found, reading
 
 
 def _check_dag(dag: Dag, path: JsonPath, catalog: AssetCatalog) -> Problems:
@@ -258,8 +297,8 @@ def _check_timetable(
     limit = timetable.active_runs_limit
     max_active_runs = effective_max_active_runs(dag.max_active_runs, config)
     if limit is not None and max_active_runs > limit:
-        default = "" if dag.max_active_runs is not None else (
-            f" (the default is {max_active_runs})"
+        default = (
+            "" if dag.max_active_runs is not None else (f" (the default is {max_active_runs})")
         )
         message = f"Invalid max_active_runs: {timetable.name} requires max_active_runs <= {limit}"
         yield (*path, "max_active_runs"), f"{message}{default}; set it to {limit}"
@@ -367,8 +406,9 @@ def _check_deployment(
         elif option.type is int and (isinstance(value, bool) or not isinstance(value, int)):
             yield (*path, "value"), f"[{option.section}] {option.key} takes a whole number"
         elif option.minimum is not None and isinstance(value, int) and value < option.minimum:
-            yield (*path, "value"), (
-                f"[{option.section}] {option.key} must be at least {option.minimum}"
+            yield (
+                (*path, "value"),
+                (f"[{option.section}] {option.key} must be at least {option.minimum}"),
             )
         return
     dag = action.dag

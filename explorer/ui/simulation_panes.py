@@ -18,6 +18,7 @@ last one it could run and the status bar says why; the canvas stays usable.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -31,6 +32,7 @@ from explorer.ui.document import ScenarioDocument
 
 if TYPE_CHECKING:
     from explorer.document.panels.badges import DagBadge
+    from explorer.engine.simulation import Simulation
 
 __all__ = ["SimulationPanes", "available", "badge_look"]
 
@@ -70,6 +72,8 @@ class SimulationPanes(QObject):
             prepared=prepared,  # type: ignore[arg-type]  # (inputs, simulation) of OpenJob
             parent=self,
         )
+        #: (which simulation, its asset names → uris): asked again only for another one.
+        self._uris: tuple[weakref.ref[Simulation], int, dict[str, str]] | None = None
         self._lane_order: list[str] | None = self.canvas_order()
         self.bench = Workbench(self.session, lane_order=self._lane_order)
         #: What the timeline dock shows (clock bar, timeline) and what the explain dock shows.
@@ -106,10 +110,23 @@ class SimulationPanes(QObject):
         """DAG ids and asset uris in the canvas's top-to-bottom (then left-to-right) order."""
         from explorer.document.timeline.data import asset_keys_of
 
-        uris = {key.name: key.uri for key in asset_keys_of(self.session.sim) if key.name}
+        sim = self.session.sim
+        known = len(sim.state.assets.active)
+        if self._uris is None or self._uris[0]() is not sim or self._uris[1] != known:
+            uris = {key.name: key.uri for key in asset_keys_of(sim) if key.name}
+            self._uris = (weakref.ref(sim), known, uris)
+        uris = self._uris[2]
+        # where the items are shown: the file's places plus the canvas filter's offsets (read
+        # from the scene's tables: asking 800 items for x() and y() on every drop was slow)
+        places, offsets = self.scene.positions, self.scene.view_offsets
+
+        def shown(node_id: str) -> tuple[float, float]:
+            x, y = places.get(node_id, (0.0, 0.0))
+            dx, dy = offsets.get(node_id, (0.0, 0.0))
+            return (y + dy, x + dx)
+
         order: list[str] = []
-        items = sorted(self.scene.nodes.items(), key=lambda kv: (kv[1].y(), kv[1].x()))
-        for node_id, _item in items:
+        for node_id in sorted(self.scene.nodes, key=shown):
             kind, _, name = node_id.partition(":")
             if kind == "dag":
                 order.append(name)

@@ -318,6 +318,9 @@ class RunStore:
         """Another log (Back restores a copy of an earlier one, an edit re-simulates from
         a checkpoint): rebuilt from its packed columns, then compared with the rows shown,
         so that the views only hear of the rows that differ, were dropped or added."""
+        truncated = self._truncate(runs)
+        if truncated is not None:
+            return truncated
         old = self._size
         before_f = {name: self._cols.f[name][:old].copy() for name in self._cols.f}
         before_i = {name: self._cols.i[name][:old].copy() for name in self._cols.i}
@@ -334,6 +337,46 @@ class RunStore:
         if len(changed) > keep // 2:
             return SyncResult(reset=True, appended=range(n))
         return SyncResult(reset=False, changed=changed, appended=range(keep, n), removed=old - keep)
+
+    def _truncate(self, runs: RunLog) -> SyncResult | None:
+        """Back: ``runs`` is a copy of an earlier state of the log shown, so the rows
+        shown are cut to its length and only the rows that can differ are read again
+        (rebuilding every column took tens of milliseconds at 50,000 runs, twice per
+        Back: the timeline's store and the table's). None when ``runs`` is not such a
+        copy (an edit's re-simulation): the caller rebuilds.
+
+        A copy of an earlier state holds a prefix of the packed columns (they only
+        grow, and a packed run is never changed in place): checked, not assumed. A
+        row packed at the same place in both logs is then the same run with the same
+        values; any other row (live in either, packed later or again) is read again.
+        """
+        shown = self._source
+        n, old = len(runs), self._size
+        if not isinstance(shown, RunLog) or n > old:
+            return None
+        new, was = runs.columns(), shown.columns()
+        packed = len(new.codes)
+        if (
+            packed > len(was.codes)
+            or new.dag_names != was.dag_names[: len(new.dag_names)]
+            or new.codes != was.codes[:packed]
+            or new.dag != was.dag[:packed]
+            or new.task_end != was.task_end[:packed]
+            or new.times != was.times[: packed * _PACKED_WIDTH]
+        ):
+            return None
+        rows = np.array(new.row[:n], dtype=np.int64)
+        before = np.array(was.row[:n], dtype=np.int64)
+        suspect = np.flatnonzero((rows < 0) | (rows != before)).tolist()
+        changed = sorted({*suspect, *(r for r in self._live if r < n)})
+        self._source = runs
+        self._live.clear()
+        self._cols.size = n
+        self._size = n
+        for row in changed:
+            self._read(row, runs, new)
+        self.version += 1
+        return SyncResult(reset=False, changed=changed, appended=range(n, n), removed=old - n)
 
     def _fill_packed(self, columns: PackedColumns, n: int) -> None:
         """Every packed run's columns at once (numpy, no objects); live rows noted."""

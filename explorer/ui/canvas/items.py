@@ -94,6 +94,11 @@ class NodeItem(QGraphicsItem):
         )
         self.setAcceptHoverEvents(True)
         self.setZValue(NODE_Z)
+        # a node is painted once into a pixmap at the view's scale and blitted after that: a
+        # drag repaints the nodes under every edge it moves (texts elided, ports, badges),
+        # which was most of a drag's time on a 200-DAG canvas. ``update()`` (a new view, a
+        # badge, hover, selection) paints it again.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._hover_port: Port | None = None
         self._highlight = False
         self._size = self.measure()
@@ -108,7 +113,7 @@ class NodeItem(QGraphicsItem):
 
     # ----------------------------------------------------------------- content
     def set_view(self, view: NodeView) -> None:
-        if view == self.view:
+        if view is self.view or view == self.view:
             return
         self.prepareGeometryChange()
         self._forget_scene_bounds()

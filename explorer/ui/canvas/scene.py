@@ -19,7 +19,14 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsSceneMouse
 
 from explorer.document import edits
 from explorer.document.edit_reach import moved_only
-from explorer.document.nodes import CanvasModel, EdgeView, canvas_model, node_size, place
+from explorer.document.nodes import (
+    CanvasModel,
+    EdgeView,
+    canvas_model,
+    canvas_model_after,
+    node_size,
+    place,
+)
 from explorer.scenario import Scenario
 from explorer.ui.canvas.interactions import Interaction, MoveSelection, NewLink, RubberBand
 from explorer.ui.canvas.items import EdgeItem, NodeItem, Port, make_node_item
@@ -133,7 +140,13 @@ class ScenarioScene(QGraphicsScene):
             model, positions = prepared
         else:
             # a move or a layout: the items stay, only their places change (edges follow)
-            model = self.model if moved else canvas_model(scenario)
+            model = (
+                self.model
+                if moved
+                else canvas_model(scenario)
+                if previous is None
+                else canvas_model_after(self.model, previous, scenario)
+            )
             kept = self._moved_positions(previous, scenario) if moved else None
             positions = self._place(model, scenario) if kept is None else kept
         self.positions = positions
@@ -141,7 +154,7 @@ class ScenarioScene(QGraphicsScene):
         self._syncing = True
         try:
             self._sync_nodes(model, positions)
-            if not moved:
+            if not moved and model.edges is not self.model.edges:  # (the same: kept whole)
                 self._sync_edges(model)
             for node_id in selected & set(self.nodes):
                 self.nodes[node_id].setSelected(True)

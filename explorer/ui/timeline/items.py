@@ -191,6 +191,8 @@ class RunsItem(DeviceItem):
         self._end = _EMPTY_F
         self.selected: int | None = None
         self.drawn = 0  # rectangles in the last paint (tests and benchmarks read it)
+        #: Width of each badge text in the badge font ("" holds that font's point size).
+        self._badge_widths: dict[str, float] = {}
         #: Rows sorted by lane, and where each lane starts in that order (lane culling
         #: is then a slice, not a mask over every run).
         self._by_lane: IntArray = _EMPTY_I
@@ -390,15 +392,27 @@ class RunsItem(DeviceItem):
         font.setPointSizeF(s.font_pt * 0.85)
         p.setFont(font)
         metrics = QtGui.QFontMetricsF(font)
+        # the same few texts on every paint (a step repaints them all): measured once
+        widths = self._badge_widths
+        if widths.get("") != font.pointSizeF() or len(widths) > 4096:
+            widths.clear()
+            widths[""] = font.pointSizeF()
+
+        def width_of(text: str) -> float:
+            found = widths.get(text)
+            if found is None:
+                found = widths[text] = metrics.horizontalAdvance(text) + 8
+            return found
+
         squares: list[int] = []
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
         keys = [v.badge_text[row] if v.badge_text is not None else "" for row in sub]
-        texts = badge_labels(v.lane[sub], keys, room, lambda t: metrics.horizontalAdvance(t) + 8)
+        texts = badge_labels(v.lane[sub], keys, room, width_of)
         for i, text in enumerate(texts):
             if text is None:
                 squares.append(i)
                 continue
-            width = metrics.horizontalAdvance(text) + 8
+            width = width_of(text)
             top, bottom = sorted((float(y0[i]), float(y1[i])))
             rect = QtCore.QRectF(float(x[i]) + 3, top, width, bottom - top)
             p.setPen(QtCore.Qt.PenStyle.NoPen)

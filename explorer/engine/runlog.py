@@ -153,6 +153,12 @@ class _RunsView(Sequence[DagRun]):
         from the log's columns without building the packed runs."""
         return self._log.read_instants(self._id_list(), name, run_type)
 
+    def partition_keys(self) -> Iterator[str | None]:
+        """The partition keys of these runs, read without building the packed runs (a
+        script selector naming a run by partition key)."""
+        log = self._log
+        return (log.partition_key(i) for i in self._id_list())
+
 
 class RunLog(_RunsView):
     """The runs in creation order; ``DagRun.id`` is the position in this log."""

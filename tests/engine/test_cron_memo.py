@@ -39,11 +39,11 @@ def test_a_chain_of_questions_gets_a_fresh_crons_answers(
 def test_an_equal_instant_in_another_form_is_answered_afresh() -> None:
     """A UTC cron reads the wall clock of its input; a London reading of the same
     instant, or the other fold of a repeated reading, is not the remembered question."""
-    cron = ZonedCron("0 * * * *", UTC)
-    at = datetime(2024, 10, 27, 1, 30, tzinfo=UTC)
+    cron = ZonedCron("0 1 * * *", UTC)
+    at = datetime(2024, 7, 1, 0, 30, tzinfo=UTC)
     first = cron.next(at)
-    same_instant = at.astimezone(LONDON)
-    assert cron.next(same_instant) == ZonedCron("0 * * * *", UTC).next(same_instant)
+    same_instant = at.astimezone(LONDON)  # 01:30 BST: a UTC cron reads 01:30 past 01:00
+    assert cron.next(same_instant) == ZonedCron("0 1 * * *", UTC).next(same_instant) != first
     assert cron.next(at) == first
     early = datetime(2024, 10, 27, 1, 30, tzinfo=LONDON)  # fold 0: 00:30 UTC
     late = early.replace(fold=1)  # 01:30 UTC

@@ -171,7 +171,9 @@ def _fast(definition: str | None = None) -> Any:
             "$defs": schema["$defs"],
         }
     formats = {name: _as_predicate(check) for name, check in _FAST_FORMATS.items()}
-    return fastjsonschema.compile(schema, formats=formats)
+    # use_default=False: fastjsonschema would otherwise write schema defaults into the
+    # document it checks; a check must never change what it reads.
+    return fastjsonschema.compile(schema, formats=formats, use_default=False)
 
 
 def _fast_valid(definition: str | None, value: object) -> bool:

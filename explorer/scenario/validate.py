@@ -188,10 +188,10 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
     """Every schema violation in ``document``, one located problem each, in document order.
 
     DAGs and actions are checked one at a time. Each item is first given to a
-    compiled validator (about a hundred times cheaper than jsonschema); only
-    the items it rejects are explained by jsonschema, their findings
+    compiled validator (several times cheaper than jsonschema); only the items
+    it rejects are explained by jsonschema. Verdicts and findings are
     remembered by content, so checking a large scenario again after one edit
-    (what the GUI does before every simulation) only explains what changed.
+    (what the GUI does before every simulation) only checks what changed.
     """
     rest = dict(document)
     found: list[Finding] = []
@@ -200,9 +200,9 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
         if isinstance(items, list):
             rest[key] = []
             for index, item in enumerate(items):
-                if _fast_valid(definition, item):
-                    continue
                 text = json.dumps(item, default=repr)
+                if _item_valid(definition, text):
+                    continue
                 found.extend(((key, index, *p), k, m) for p, k, m in _item(definition, text))
     if not _fast_valid(None, rest):  # jsonschema's validator: only asked where there is an error
         found.extend(f for error in _validator().iter_errors(rest) for f in _explain(error))
@@ -216,6 +216,13 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
         unique.setdefault((path, message), None)
     ordered = sorted(unique, key=lambda item: (document_order(document, item[0]), item[1]))
     return [ScenarioError(source, path, message) for path, message in ordered]
+
+
+@lru_cache(maxsize=4096)
+def _item_valid(definition: str, text: str) -> bool:
+    """The quick verdict on one item, remembered by content: a file is checked again
+    when it is built (and the GUI checks it before every simulation)."""
+    return _fast_valid(definition, json.loads(text))
 
 
 @lru_cache(maxsize=4096)

@@ -73,7 +73,7 @@ class ZonedCron:
     All instants in and out are aware UTC datetimes.
     """
 
-    __slots__ = ("_align_next_memo", "_wall", "every_hour", "expression", "zone")
+    __slots__ = ("_align_next_memo", "_next_memo", "_wall", "every_hour", "expression", "zone")
 
     def __init__(self, expression: str, zone: tzinfo) -> None:
         from explorer.engine.cronfast import WallClockCron
@@ -86,9 +86,26 @@ class ZonedCron:
         self._wall = WallClockCron(self.expression)
         # align_next is asked again and again for the same start date (TT-2's earliest).
         self._align_next_memo: tuple[datetime, datetime] | None = None
+        # The scheduler's chain of calls asks next() of the same tick twice: a run's
+        # interval end is next(start), and the following call aligns that end back
+        # (align_prev: prev, then next of the tick found, which is that start again).
+        self._next_memo: tuple[datetime, datetime] | None = None
 
     def next(self, current: datetime) -> datetime:
         """The first tick strictly after ``current`` (CronMixin._get_next)."""
+        memo = self._next_memo
+        if (
+            memo is not None
+            and memo[0] == current
+            and memo[0].tzinfo is current.tzinfo
+            and memo[0].fold == current.fold
+        ):
+            return memo[1]
+        found = self._next(current)
+        self._next_memo = (current, found)
+        return found
+
+    def _next(self, current: datetime) -> datetime:
         naive = local(current, self.zone)
         try:
             scheduled = self._wall.next_after(naive)

@@ -23,12 +23,12 @@ __all__ = ["DagState", "LogicalDates"]
 class LogicalDates:
     """logical_date → ``nth`` of the run holding it (the ``dag_run`` unique constraint).
 
-    Two sorted ``array`` columns instead of a dict of datetimes: 16 bytes a run, and
+    Two sorted ``array`` columns instead of a dict of datetimes: 12 bytes a run, and
     scheduled runs arrive in date order, so inserting is an append.
     """
 
     keys: array[int] = field(default_factory=lambda: array("q"))
-    nths: array[int] = field(default_factory=lambda: array("q"))
+    nths: array[int] = field(default_factory=lambda: array("I"))
 
     def add(self, at: datetime, nth: int) -> None:
         """Keep the first run with ``at`` (later ones with the same date are refused)."""
@@ -121,7 +121,7 @@ class DagState:
             setattr(out, name, getattr(self, name))
         out.runs = copy.deepcopy(self.runs, memo)
         out.logical_dates = LogicalDates(
-            array("q", self.logical_dates.keys), array("q", self.logical_dates.nths)
+            array("q", self.logical_dates.keys), array("I", self.logical_dates.nths)
         )
         out.active = [copy.deepcopy(run, memo) for run in self.active]
         out.latest_automated = copy.deepcopy(self.latest_automated, memo)

@@ -357,7 +357,6 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     st.examined_upto = now
     if not st.touched:
         return False
-    examined.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
     # A run whose logical date is still ahead is left alone (its tasks are not even
     # scheduled, SCH-10): one without task instances (RND-1) ends only after it.
     done = [
@@ -365,6 +364,9 @@ def finish_runs(sim: Host, now: datetime) -> bool:
         for r in examined
         if (r.dag_id, r.nth) in st.touched and (r.logical_date is None or r.logical_date <= now)
     ]
+    # In activation order; filtered first, then sorted (stable: the same order as sorting
+    # every examined run first), so only the few finished runs are keyed.
+    done.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
     # DEP-6: a stale DAG's running runs are not looked at until its file is back.
     done = [r for r in done if not st.dags[r.dag_id].is_stale]
     # RND-4: the sweep of paused DAGs ends their finished running runs after step 5.

@@ -25,6 +25,8 @@ from explorer.engine.selection import first_created_at_or_after, select_run
 
 __all__ = ["Overrides", "PendingOverride", "apply_override"]
 
+_NONE: list[PendingOverride] = []  # of_dag's answer for a DAG no override names (never mutated)
+
 
 @dataclass(slots=True)
 class PendingOverride:
@@ -50,6 +52,9 @@ class Overrides:
     """Every override the script has applied so far, in order."""
 
     entries: list[PendingOverride] = field(default_factory=list)
+    #: The same entries by the DAG they name, in script order: a run is matched against
+    #: its own DAG's overrides only, never a scan of every override of the script.
+    by_dag: dict[str, list[PendingOverride]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[PendingOverride]:
         """The overrides in script order (readers such as the timeline's injected marks)."""
@@ -58,13 +63,18 @@ class Overrides:
     def add(self, action: act.Override, order: int) -> PendingOverride:
         pending = PendingOverride(order, action)
         self.entries.append(pending)
+        self.by_dag.setdefault(action.run.dag_id, []).append(pending)
         return pending
+
+    def of_dag(self, dag_id: str) -> list[PendingOverride]:
+        """The overrides naming ``dag_id``'s runs, in script order."""
+        return self.by_dag.get(dag_id, _NONE)
 
     def resolve(
         self, run: DagRun, dag: DagState, runs: RunLog, only: PendingOverride | None = None
     ) -> None:
         """Match ``run`` against the overrides (or ``only`` one) and apply those naming it."""
-        for pending in [only] if only is not None else self.entries:
+        for pending in [only] if only is not None else self.of_dag(run.dag_id):
             assert pending is not None
             override = pending.action
             sel = override.run
@@ -82,14 +92,14 @@ class Overrides:
 
     def reapply(self, run: DagRun, dag: DagState) -> None:
         """A cleared run (backfill reprocess): the matched overrides naming it apply again."""
-        for pending in self.entries:
+        for pending in self.of_dag(run.dag_id):
             if pending.matched and self.targets(pending, run, dag):
                 apply_override(pending.action, run)
 
     def delay(self, run: DagRun, task: TaskInstance, dag: DagState) -> timedelta:
         """The extra time the matched overrides naming ``task`` of ``run`` add to it."""
         total = timedelta(0)
-        for pending in self.entries:
+        for pending in self.of_dag(run.dag_id):
             override = pending.action
             if (
                 pending.matched

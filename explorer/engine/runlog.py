@@ -153,23 +153,29 @@ class _RunsView(Sequence[DagRun]):
         from the log's columns without building the packed runs."""
         return self._log.read_instants(self._id_list(), name, run_type)
 
+    def partition_keys(self) -> Iterator[str | None]:
+        """The partition keys of these runs, read without building the packed runs (a
+        script selector naming a run by partition key)."""
+        log = self._log
+        return (log.partition_key(i) for i in self._id_list())
+
 
 class RunLog(_RunsView):
     """The runs in creation order; ``DagRun.id`` is the position in this log."""
 
     def __init__(self) -> None:
         #: id → row in the packed columns, or -1 while the run is a live object.
-        self._row = array("q")
+        self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
         self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
         # packed columns, one entry per row
         self._dag = array("I")
-        self._nth = array("q")
+        self._nth = array("I")
         self._codes = bytearray()  # run_type << 4 | state
         self._times = array("q")  # logical_date, interval start/end, run_after, created, start, end
-        self._consumed_end = array("q")  # consumed ids of row r: _consumed[end(r-1):end(r)]
+        self._consumed_end = array("I")  # consumed ids of row r: _consumed[end(r-1):end(r)]
         self._consumed = array("q")
-        self._task_end = array("q")  # tasks of row r: flat index end(r-1) .. end(r)
+        self._task_end = array("I")  # tasks of row r: flat index end(r-1) .. end(r)
         self._task_ids = array("I")  # row → interned tuple of the run's task ids
         self._task_codes = bytearray()  # per task: state << 4 | outcome, plus _HELD
         self._task_times = array("q")  # per task: start_date, end_date
@@ -436,7 +442,7 @@ class DagRuns(_RunsView):
 
     def __init__(self, log: RunLog) -> None:
         self._runs_log = log
-        self._ids = array("q")
+        self._ids = array("I")
 
     @property
     def _log(self) -> RunLog:
@@ -448,7 +454,7 @@ class DagRuns(_RunsView):
     def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
         """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""
         out = DagRuns(copy.deepcopy(self._runs_log, memo))
-        out._ids = array("q", self._ids)
+        out._ids = array("I", self._ids)
         memo[id(self)] = out
         return out
 

@@ -29,7 +29,14 @@ def select_run(dag: DagState, selector: act.RunSelector, at: datetime) -> DagRun
         if nth is not None:
             found.append(nth)
     if selector.partition_key is not None:
-        nth = next((r.nth for r in dag.runs if r.partition_key == selector.partition_key), None)
+        nth = next(
+            (
+                n
+                for n, key in enumerate(dag.runs.partition_keys())
+                if key == selector.partition_key
+            ),
+            None,
+        )
         if nth is not None:
             found.append(nth)
     if selector.next:

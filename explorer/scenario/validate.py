@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
 
@@ -106,12 +107,91 @@ def _validator(definition: str | None = None) -> Draft202012Validator:
     return Draft202012Validator(item, format_checker=checker)
 
 
+#: The formats of the schema as yes/no predicates for the compiled validator.
+_FAST_FORMATS = {
+    "date-time": _check_instant,
+    "duration": _check_duration,
+    "time-zone": _check_zone,
+    "cron": _check_cron,
+    "airflow-schedule": _check_schedule_string,
+}
+
+
+def _as_predicate(check: Any) -> Any:
+    """A format check that answers False instead of raising, as fastjsonschema expects."""
+
+    def predicate(value: object) -> bool:
+        try:
+            return bool(check(value))
+        except ValueError:
+            return False
+
+    return predicate
+
+
+def _draft7(node: Any) -> Any:
+    """The schema rewritten in draft 7 terms, the newest draft fastjsonschema compiles.
+
+    Only ``prefixItems`` needs it (2020-12's tuple form): it becomes draft 7's
+    ``items`` list, and a 2020-12 ``items`` beside it becomes ``additionalItems``.
+    """
+    if isinstance(node, list):
+        return [_draft7(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _draft7(value) for key, value in node.items()}
+    if "prefixItems" in out:
+        if "items" in out:
+            out["additionalItems"] = out.pop("items")
+        out["items"] = out.pop("prefixItems")
+    return out
+
+
+@cache
+def _fast(definition: str | None = None) -> Any:
+    """A compiled yes/no check of the file or of one ``$defs`` entry (fastjsonschema).
+
+    jsonschema stays the judge of every message: this only answers "valid"
+    quickly for the usual case, and anything it rejects is checked again by
+    jsonschema (``test_schema_fast_path`` holds the two to the same verdict).
+    """
+    schema = _draft7(load_schema())
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    schema.pop("$id", None)
+    if definition is None:
+        # The rest of the file: its item lists are checked item by item (and
+        # compiling their definitions only when a file has such items halves
+        # the cost of a first check).
+        items = {key: {"type": "array"} for key in _ITEMS}
+        schema["properties"] = {**schema["properties"], **items}
+    else:
+        schema = {
+            "$schema": schema["$schema"],
+            "$ref": f"#/$defs/{definition}",
+            "$defs": schema["$defs"],
+        }
+    formats = {name: _as_predicate(check) for name, check in _FAST_FORMATS.items()}
+    # use_default=False: fastjsonschema would otherwise write schema defaults into the
+    # document it checks; a check must never change what it reads.
+    return fastjsonschema.compile(schema, formats=formats, use_default=False)
+
+
+def _fast_valid(definition: str | None, value: object) -> bool:
+    try:
+        _fast(definition)(value)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
+
+
 def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]:
     """Every schema violation in ``document``, one located problem each, in document order.
 
-    DAGs and actions are checked one at a time and their findings remembered
-    by content, so checking a large scenario again after one edit (what the
-    GUI does before every simulation) only looks at what changed.
+    DAGs and actions are checked one at a time. Each item is first given to a
+    compiled validator (several times cheaper than jsonschema); only the items
+    it rejects are explained by jsonschema. Verdicts and findings are
+    remembered by content, so checking a large scenario again after one edit
+    (what the GUI does before every simulation) only checks what changed.
     """
     rest = dict(document)
     found: list[Finding] = []
@@ -121,8 +201,11 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
             rest[key] = []
             for index, item in enumerate(items):
                 text = json.dumps(item, default=repr)
+                if _item_valid(definition, text):
+                    continue
                 found.extend(((key, index, *p), k, m) for p, k, m in _item(definition, text))
-    found.extend(f for error in _validator().iter_errors(rest) for f in _explain(error))
+    if not _fast_valid(None, rest):  # jsonschema's validator: only asked where there is an error
+        found.extend(f for error in _validator().iter_errors(rest) for f in _explain(error))
     # A value of the wrong type also fails the rules meant for the right type:
     # keep only the type complaint at that place.
     typed = {path for path, kind, _ in found if kind == "type"}
@@ -133,6 +216,13 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
         unique.setdefault((path, message), None)
     ordered = sorted(unique, key=lambda item: (document_order(document, item[0]), item[1]))
     return [ScenarioError(source, path, message) for path, message in ordered]
+
+
+@lru_cache(maxsize=4096)
+def _item_valid(definition: str, text: str) -> bool:
+    """The quick verdict on one item, remembered by content: a file is checked again
+    when it is built (and the GUI checks it before every simulation)."""
+    return _fast_valid(definition, json.loads(text))
 
 
 @lru_cache(maxsize=4096)

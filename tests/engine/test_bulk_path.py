@@ -149,7 +149,7 @@ def simulate(scenario: Scenario, *, bulk: bool) -> tuple[Simulation, str]:
 
 
 @settings(
-    max_examples=120,
+    max_examples=60,
     derandomize=True,
     deadline=None,
     database=None,
@@ -192,17 +192,46 @@ def test_a_dag_named_by_a_script_action_is_never_claimed() -> None:
     assert simulate(scenario, bulk=True)[1] == simulate(scenario, bulk=False)[1]
 
 
-def test_a_binding_cap_goes_back_to_the_loop() -> None:
-    # twelve DAGs due at the same loop with room for ten: SCH-2 binds at every hour
+def test_too_many_claimable_dags_at_one_loop_are_left_to_the_loop() -> None:
+    # twelve DAGs due at the same loop with room for ten: SCH-2 binds among them alone
     dags = [daily(f"d{i:02}") for i in range(12)]
-    config = SchedulerConfig()
-    sim = Simulation(dags, start=START, config=config)
-    claimed = claim(sim, START + SPAN)
-    assert 0 < len(claimed) <= config.max_dagruns_to_create_per_loop // 2
-    scenario = Scenario(tuple(dags), (), config)
+    sim = Simulation(dags, start=START)
+    assert claim(sim, START + SPAN) == []
+    scenario = Scenario(tuple(dags), (), SchedulerConfig())
     bulk_sim, by_bulk = simulate(scenario, bulk=True)
-    assert not bulk_sim._bulk_used, "the cap bound: the loop simulated it all"
-    _, by_loop = simulate(scenario, bulk=False)
-    assert by_bulk == by_loop
+    assert not bulk_sim._bulk_used
+    assert by_bulk == simulate(scenario, bulk=False)[1]
     created = sorted({r.created_at for r in bulk_sim.runs if r.run_after == START})
     assert len(created) == 2, "ten DAGs in the first loop, two in the next (SCH-2)"
+
+
+def test_a_cap_bound_with_the_loops_own_dags_goes_back_to_the_loop() -> None:
+    # four claimable DAGs and eight the script names (loop-only), all due at every hour:
+    # twelve DAGs at one loop with room for ten, so the claim must be given up
+    free = [daily(f"free{i}") for i in range(4)]
+    named = [daily(f"named{i}") for i in range(8)]
+    script = [act.Unpause(at=START + timedelta(hours=5), dag_id=d.dag_id) for d in named]
+    dags = [*free, *named]
+    sim = Simulation(dags, start=START, script=script)
+    assert [s.dag.dag_id for s in claim(sim, START + SPAN)] == [d.dag_id for d in free]
+    scenario = Scenario(tuple(dags), tuple(script), SchedulerConfig())
+    bulk_sim, by_bulk = simulate(scenario, bulk=True)
+    assert not bulk_sim._bulk_used, "the cap bound: the loop simulated it all"
+    assert by_bulk == simulate(scenario, bulk=False)[1]
+    created = sorted({r.created_at for r in bulk_sim.runs if r.run_after == START})
+    assert len(created) == 2, "ten DAGs in the first loop, two in the next (SCH-2)"
+
+
+def test_going_on_after_a_bulk_advance_gives_the_loops_record() -> None:
+    dags = [daily(f"d{i}") for i in range(3)]
+    later = START + SPAN + timedelta(hours=5, minutes=3)
+    by_bulk = Simulation(dags, start=START)
+    by_bulk.advance_to(START + SPAN)
+    assert by_bulk._bulk_used
+    by_bulk.advance_to(later)  # the loop takes over: the stretch is simulated again
+    assert not by_bulk._bulk_used
+    by_loop = Simulation(dags, start=START, bulk=False)
+    by_loop.advance_to(later)
+    assert json.dumps(build_record(by_bulk, until=later)) == json.dumps(
+        build_record(by_loop, until=later)
+    )

@@ -65,6 +65,8 @@ def new_run(
     sort_ordinal: int | None = None,
 ) -> DagRun:
     st = sim.state
+    if st.bulk is not None:  # claimed runs created before this instant come first (adr/0012)
+        st.bulk.before(sim, now)
     if len(st.runs) >= sim.run_limit:
         raise SimulationLimitError(
             f"the scenario would create more than {sim.run_limit:,} runs "
@@ -152,7 +154,11 @@ def finish_due_tasks(sim: Host, t: datetime) -> None:
     st = sim.state
     while st.completions and st.completions[0][0] <= t:
         _, order, nth, task_index, _ = heapq.heappop(st.completions)
-        run = st.dags[sim.dag_ids[order]].runs[nth]
+        dag = st.dags[sim.dag_ids[order]]
+        if st.bulk is not None and dag.dag_id in st.bulk.parked:  # adr/0012
+            st.bulk.emit(sim, t, order, nth, task_index)
+            continue
+        run = dag.runs[nth]
         task = run.tasks[task_index]
         if task.state == "running" and not task.held:
             finish_task(sim, run, task, task.outcome)

@@ -207,11 +207,18 @@ def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None
     )
     limit = sim.config.max_dagruns_to_create_per_loop
     taken, left = ordered[:limit], ordered[limit:]
+    bulk = st.bulk  # the bulk path's runs of this loop go in among these (adr/0012)
+    if bulk is not None:
+        bulk.note_loop(now, len(ordered))
     for dag in taken:
         # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
         if dag.dag_id not in ready_ids:
+            if bulk is not None and dag.next_run is not None:
+                bulk.upto(sim, now, dag.next_run.run_after, dag.order)
             create_scheduled_run(sim, dag, now)
             dagschedule.reschedule(sim, dag)
+    if bulk is not None:
+        bulk.through(sim, now)
     for dag in taken:
         if dag.dag_id in ready_ids:
             asset_rules.create_asset_run(sim, dag, now)
@@ -275,6 +282,8 @@ def start_queued_runs(sim: Host, now: datetime) -> bool:
         return st.dags[r.dag_id].spec.max_active_runs
 
     eligible = [r for r in queued if running.get((r.dag_id, r.backfill_id), 0) < limit(r)]
+    if st.bulk is not None:
+        st.bulk.note_queued(now, len(eligible))
     # get_queued_dag_runs_to_set_running: backfill ordinal (nulls first), DAGs with fewer
     # running runs first, then run_after; creation order breaks ties.
     eligible.sort(

@@ -44,11 +44,13 @@ HEAP = {"heappush", "heappop", "heapify", "heapreplace", "heappushpop"}
 OWNERS: dict[str, set[str]] = {
     "now": {"loop"},
     "dags": {"simulation"},  # adopt gives a changed DAG its initial state
-    "runs": {"lifecycle"},
+    # The bulk path's feed enters the claimed runs where the loop would have (adr/0012).
+    "runs": {"lifecycle", "bulk.feed"},
     "active": {"lifecycle"},
     "activation": {"lifecycle"},
     "activations": {"lifecycle"},
-    "completions": {"lifecycle"},
+    # The bulk path queues the timers of claimed tasks that emit asset events (adr/0012).
+    "completions": {"lifecycle", "bulk.path"},
     # The loop's work lists: the run life cycle adds runs, the loop prunes them.
     "pending": {"lifecycle", "loop"},
     "touched": {"lifecycle", "loop"},
@@ -74,6 +76,7 @@ OWNERS: dict[str, set[str]] = {
     # The facade sets the initial files and options; DEP-8: the partition-request step
     # records the requests it drops.
     "deployment": {"deployment", "simulation", "assets.partitioned"},
+    "bulk": {"bulk.path"},
 }
 #: "Something changed: a loop may be needed" is every part's to say.
 SHARED = {"dirty"}

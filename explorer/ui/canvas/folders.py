@@ -83,8 +83,11 @@ class FolderLabels(QObject):
                 label.setToolTip(f"DAGs without asset links whose files are in {folder or '.'}")
                 self.scene.addItem(label)
                 self.items[folder] = label
+            before = (label.text(), label.pos())
             label.setText(title)
             label.setFont(font)
             label.setBrush(colour)
             height = label.boundingRect().height()
             label.setPos(block.left(), block.top() - height - _GAP)
+            if (label.text(), label.pos()) != before:
+                self.scene._forget_bounds()  # the scene's kept bounds follow nodes only

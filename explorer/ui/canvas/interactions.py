@@ -85,6 +85,7 @@ class NewLink(Interaction):
         anchor = self._anchor()
         path: QPainterPath = curve(anchor, pos) if self.port.side == "out" else curve(pos, anchor)
         self.line.setPath(path)
+        self.scene._forget_bounds()  # (the scene's bounds follow nodes, not this line)
         # a near miss counts: the node it would snap to lights up (issue 13)
         target = self.scene.node_near(pos, exclude=self.origin)
         if target is not self.hovered:
@@ -146,6 +147,7 @@ class RubberBand(Interaction):
     def mouse_move(self, event: QGraphicsSceneMouseEvent) -> bool:
         area = QRectF(self.origin, event.scenePos()).normalized()
         self.rect.setRect(area)
+        self.scene._forget_bounds()
         self.rect.setVisible(True)
         self.scene.select_in(area, keep=self.before)
         return True

@@ -105,6 +105,10 @@ class NodeItem(QGraphicsItem):
         #: Live state at the simulation clock (DAG nodes): (label, tone, detail), or None.
         self.live: tuple[str, str, str] | None = None
         self._live_cache: tuple[tuple[str, tuple[float, float]], QRectF] | None = None
+        #: :meth:`boundingRect`, kept until the size or the badge changes: Qt asks every
+        #: item's bounds at every repaint and the scene's bounds walk every node after a
+        #: drag; measured each time that was most of a 200-DAG drag's Python time.
+        self._bounds: QRectF | None = None
         self.setToolTip(view.tooltip)
 
     @property
@@ -119,6 +123,7 @@ class NodeItem(QGraphicsItem):
         self._forget_scene_bounds()
         self.view = view
         self._size = self.measure()
+        self._bounds = None
         self._update_tooltip()
         for edge in self.edges:
             edge.adjust()
@@ -132,6 +137,7 @@ class NodeItem(QGraphicsItem):
         self.prepareGeometryChange()
         self._forget_scene_bounds()
         self.live = live
+        self._bounds = None
         self._update_tooltip()
         self.update()
 
@@ -174,6 +180,13 @@ class NodeItem(QGraphicsItem):
         return QRectF(-w / 2, -h / 2, w, h)
 
     def boundingRect(self) -> QRectF:
+        bounds = self._bounds
+        if bounds is None:
+            bounds = self._bounds = self.measure_bounds()
+        return QRectF(bounds)
+
+    def measure_bounds(self) -> QRectF:
+        """The body, its ports and the live badge (:meth:`boundingRect` keeps the result)."""
         m = PORT_RADIUS + 3
         bounds = self.body().adjusted(-m, -m, m, m)
         live = self.live_rect()
@@ -208,10 +221,16 @@ class NodeItem(QGraphicsItem):
 
     # ----------------------------------------------------------------- Qt hooks
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            self._forget_scene_bounds()
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionChange:
+            moving = getattr(self.scene(), "node_moving", None)
+            if moving is not None:
+                moving(self)
+        elif change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
             for edge in self.edges:
                 edge.adjust()
+            moved = getattr(self.scene(), "node_moved", None)
+            if moved is not None:
+                moved(self)
         elif change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
             self._forget_scene_bounds()
         return super().itemChange(change, value)

@@ -77,8 +77,9 @@ class ScenarioScene(QGraphicsScene):
         self.selectionChanged.connect(self._on_selection_changed)
         #: The scene's items' bounding rectangle, measured once per change (at 2,000 DAGs
         #: one measure walks 4,000 items: tens of milliseconds, asked a dozen times a fit).
+        #: A moved node keeps it up to date (:meth:`node_moving`): a drag, then the
+        #: minimap's refresh after its move command, no longer walk every item.
         self._bounds: QRectF | None = None
-        self.changed.connect(self._forget_bounds)
         document.changed.connect(self.sync)
         if build:
             self.sync(document.scenario)
@@ -199,7 +200,7 @@ class ScenarioScene(QGraphicsScene):
             bounds = bounds.united(item.sceneBoundingRect().adjusted(-m, -m, m, m))
         if bounds != self.sceneRect():
             self.setSceneRect(bounds)
-        self._bounds = None
+        # (the items' bounds followed each move: node_moving, node_moved)
         self.synced.emit()
         return True
 
@@ -276,6 +277,34 @@ class ScenarioScene(QGraphicsScene):
     def _forget_bounds(self, *_: object) -> None:
         self._bounds = None
 
+    def node_moving(self, item: NodeItem) -> None:
+        """Before ``item`` moves: the bounds stay right (and only grow with its new place,
+        :meth:`node_moved`) unless it or one of its edges lies on their border."""
+        b = self._bounds
+        if b is None:
+            return
+        if self.filtered:
+            self._bounds = None
+            return
+        for r in _rects_of(item):
+            inside = (
+                r.left() > b.left()
+                and r.top() > b.top()
+                and r.right() < b.right()
+                and r.bottom() < b.bottom()
+            )
+            if not inside:
+                self._bounds = None
+                return
+
+    def node_moved(self, item: NodeItem) -> None:
+        b = self._bounds
+        if b is None:
+            return
+        for r in _rects_of(item):
+            b = b.united(r)
+        self._bounds = b
+
     def addItem(self, item: QGraphicsItem) -> None:
         self._bounds = None
         super().addItem(item)
@@ -341,6 +370,8 @@ class ScenarioScene(QGraphicsScene):
             item.set_colors(self.colors)
         for edge in self.edges.values():
             edge.set_colors(self.colors)
+        # the views cache their background (CanvasView): the grid's colour changed too
+        self.invalidate(QRectF(), QGraphicsScene.SceneLayer.BackgroundLayer)
         self.update()
 
     # ----------------------------------------------------------------- queries
@@ -560,3 +591,8 @@ class ScenarioScene(QGraphicsScene):
 def _family(kind: str) -> str:
     """Kinds drawn by the same item class share an item across edits."""
     return {"alias": "asset", "ref": "asset"}.get(kind, kind)
+
+
+def _rects_of(item: NodeItem) -> list[QRectF]:
+    """A node's box and its edges' in the scene (what its move changes in the bounds)."""
+    return [item.sceneBoundingRect(), *(e.sceneBoundingRect() for e in item.edges)]

@@ -62,6 +62,10 @@ class CanvasView(QGraphicsView):
         )
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        # the grid is drawn once per zoom and scroll and blitted after that: a node drag
+        # repainted the grid under every region it exposed (a third of a drag's paint);
+        # a palette change resets it (ScenarioScene.set_palette invalidates the layer)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)

@@ -371,7 +371,7 @@ class ScenarioScene(QGraphicsScene):
         for edge in self.edges.values():
             edge.set_colors(self.colors)
         # the views cache their background (CanvasView): the grid's colour changed too
-        self.invalidate(QRectF(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
         self.update()
 
     # ----------------------------------------------------------------- queries

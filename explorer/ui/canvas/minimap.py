@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import (
     QEvent,
     QObject,
@@ -158,6 +159,10 @@ class Minimap(QGraphicsView):
         scene = self.source
         if scene is None:
             self.hide()
+            return
+        if not shiboken6.isValid(scene):
+            # the scene is being torn down (the scroll bars still signal): its kept bounds
+            # would answer without Qt and the corner search would ask a deleted index
             return
         bounds = scene.itemsBoundingRect()
         if bounds.isNull():

@@ -42,14 +42,13 @@ from explorer.engine.timetables import (
     CronDataIntervalTimetable,
     CronTriggerTimetable,
     Timetable,
-    timetable_from_schedule,
 )
 from explorer.engine.timetables.interval import DeltaDataIntervalTimetable
+from tests.engine.strategies import clock_timetable, minutes
 
 START = datetime(2024, 3, 9, tzinfo=UTC)
 SPAN = timedelta(days=2)
 ZONES = ("UTC", "America/New_York", "Europe/London")
-CRONS = ("0 * * * *", "*/20 * * * *", "30 2 * * *", "15 */3 * * *", "0 0 * * *", "@hourly")
 ASSETS = tuple(AssetKey(name, f"s3://lake/{name}") for name in ("a", "b", "c"))
 #: Loops every minute and parses every 5 minutes keep a scenario to tens of milliseconds.
 CONFIG = SchedulerConfig(loop_interval=timedelta(minutes=1), parse_interval=timedelta(minutes=5))
@@ -61,23 +60,6 @@ TILING = (CronDataIntervalTimetable, DeltaDataIntervalTimetable, CronTriggerTime
 class Scenario:
     dags: tuple[DagSpec, ...]
     script: tuple[act.Action, ...]
-
-
-def minutes(lo: int, hi: int) -> st.SearchStrategy[timedelta]:
-    return st.integers(lo, hi).map(lambda m: timedelta(minutes=m))
-
-
-@st.composite
-def clock_timetable(draw: st.DrawFn, zone: str) -> Timetable:
-    kind = draw(st.sampled_from(["cron", "data_interval", "delta", "interval_trigger"]))
-    if kind == "delta":
-        return DeltaDataIntervalTimetable(draw(minutes(20, 360)))
-    cron = draw(st.sampled_from(CRONS))
-    if kind == "data_interval":
-        return timetable_from_schedule(cron, dag_timezone=zone, create_cron_data_intervals=True)
-    if kind == "interval_trigger":
-        return CronTriggerTimetable(cron, timezone=zone, interval=draw(minutes(30, 240)))
-    return timetable_from_schedule(cron, dag_timezone=zone)
 
 
 @st.composite

@@ -38,6 +38,8 @@ from explorer.engine import script as scripting
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.listeners import ListenerIndex
 from explorer.engine.assets.watchers import WatcherSpec
+from explorer.engine.back_snapshot import BackSnapshot
+from explorer.engine.back_snapshot import take as take_back_snapshot
 from explorer.engine.bulk import path as bulk_path
 from explorer.engine.config import SchedulerConfig
 from explorer.engine.dag import DagSpec
@@ -280,7 +282,9 @@ class Simulation:
         self.restore(self._initial)
         self.advance_to(now)
 
-    def rewind_to(self, instant: datetime, *, snapshot: SimState | None = None) -> None:
+    def rewind_to(
+        self, instant: datetime, *, snapshot: SimState | BackSnapshot | None = None
+    ) -> None:
         """Go back to ``instant``: restore the nearest earlier checkpoint and replay from it.
 
         ``snapshot``: a :meth:`checkpoint` the caller took at or before ``instant`` and
@@ -288,14 +292,19 @@ class Simulation:
         every automatic checkpoint it is restored as it is, without a copy, and only
         what lies between it and ``instant`` is replayed (nothing, when it was taken at
         ``instant``). Script actions added since the checkpoint stay and are replayed.
+        A :class:`BackSnapshot` (:meth:`back_snapshot`) is used the same way when it is
+        still :meth:`~BackSnapshot.valid`.
         """
         if instant < self.start:
             raise EngineError("cannot rewind before the scenario's clock.start")
         while self._checkpoints and self._checkpoints[-1][0] > instant:
             self._checkpoints.pop()
         nearest = self._checkpoints[-1][0] if self._checkpoints else self.start
+        if isinstance(snapshot, BackSnapshot) and not snapshot.valid():
+            snapshot = None  # its shared structures were cut shorter since: replay instead
         if snapshot is not None and nearest <= snapshot.now <= instant:
-            self.restore(snapshot, owned=True)
+            state = snapshot.restore() if isinstance(snapshot, BackSnapshot) else snapshot
+            self.restore(state, owned=True)
         elif self._checkpoints:
             self.restore(self._checkpoints[-1][1])
         else:
@@ -354,6 +363,13 @@ class Simulation:
         """A snapshot of the whole state (specs and timetables are shared, not copied)."""
         self._leave_bulk()
         return copy.deepcopy(self.state, self._shared())
+
+    def back_snapshot(self) -> BackSnapshot:
+        """A snapshot for Back (:mod:`~explorer.engine.back_snapshot`): the state as
+        :meth:`checkpoint` copies it, but the run log, the DAGs' run ids and the asset
+        events shared and kept by their lengths. Give it to :meth:`rewind_to` at most once."""
+        self._leave_bulk()
+        return take_back_snapshot(self.state, self._shared())
 
     def restore(self, snapshot: SimState, *, owned: bool = False) -> None:
         """Make a copy of ``snapshot`` the state; ``owned``: the caller gives the snapshot

@@ -87,9 +87,10 @@ from explorer.document.edit_reach import edit_kind, engine_reach
 from explorer.document.panels.badges import DagBadge, compute_badges
 from explorer.document.panels.captions import StepReport
 from explorer.engine.alerts import Alert, compute_alerts
+from explorer.engine.back_snapshot import BackSnapshot
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import Explanation, explain
-from explorer.engine.simulation import Change, Simulation, State
+from explorer.engine.simulation import Change, Simulation
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario, ScriptAction
@@ -113,9 +114,10 @@ DEFAULT_HORIZON = timedelta(days=7)
 #: long as 500 instants take): every 1,000 keeps long runs within ~20% of their cost.
 CHECKPOINT_EVERY = 1000
 
-#: Back keeps the engine's state from before each of this many latest moves (a copy of
-#: the state, about 15 ms and a few MB for 200 DAGs 60 days in): Back restores it as it
-#: is, without replaying anything. Older moves go back through the automatic checkpoints.
+#: Back keeps the engine's state from before each of this many latest moves (a Back
+#: snapshot: the run log and asset events kept by their lengths, the rest copied,
+#: :mod:`explorer.engine.back_snapshot`): Back restores it as it is, without replaying
+#: anything. Older moves go back through the automatic checkpoints.
 BACK_SNAPSHOTS = 8
 
 Defer = Callable[[Callable[[], None]], None]
@@ -202,7 +204,7 @@ class SimulationSession(QtCore.QObject):
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history: list[datetime] = []
         #: The engine's state before each of the latest moves (Back restores it as it is).
-        self._back: list[State] = []
+        self._back: list[BackSnapshot] = []
         self._job: _Job | None = None
         self._last_processed: datetime | None = None
         self._changes: list[Change] = []
@@ -507,7 +509,7 @@ class SimulationSession(QtCore.QObject):
             del self._back[:-BACK_SNAPSHOTS]
 
     def _rewind(
-        self, instant: datetime, *, record: bool = True, snapshot: State | None = None
+        self, instant: datetime, *, record: bool = True, snapshot: BackSnapshot | None = None
     ) -> None:
         before = self.now
         if record:
@@ -566,8 +568,8 @@ class SimulationSession(QtCore.QObject):
             self.badges_changed.emit(self.badges())
 
 
-def _checkpoint_without_gc(sim: Simulation) -> State:
-    """``sim.checkpoint()`` with the cyclic garbage collector paused, its copy then
+def _checkpoint_without_gc(sim: Simulation) -> BackSnapshot:
+    """``sim.back_snapshot()`` with the cyclic garbage collector paused, its copy then
     filed with the old objects.
 
     The copy makes thousands of containers and every 700 of them start a young
@@ -585,7 +587,7 @@ def _checkpoint_without_gc(sim: Simulation) -> State:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return sim.checkpoint()
+        return sim.back_snapshot()
     finally:
         gc.freeze()
         gc.unfreeze()

@@ -163,7 +163,7 @@ class TestBackCutsTheRunStores:
         session, _ = session_at(1)
         gc.collect()  # the young generations start empty; the step makes < 10 collections
         session.step_next()
-        snapshot = session._back[-1]
+        snapshot = session._back[-1].state
         copied = [snapshot, *snapshot.dags.values(), snapshot.assets.events, snapshot.runs]
         copied += [dag.active for dag in snapshot.dags.values()]
         young = {id(o) for generation in (0, 1) for o in gc.get_objects(generation)}

@@ -1,0 +1,199 @@
+"""Back snapshots: the state before a clock move, kept by lengths instead of copies.
+
+The GUI keeps the engine's state from before each of its latest moves so that
+Back restores it without replaying anything. A whole-state copy
+(:meth:`~explorer.engine.simulation.Simulation.checkpoint`) copies the run log's
+packed columns, every DAG's run ids and the asset event store on every step:
+tens of thousands of entries, although a step appends only a handful.
+
+The run log, each DAG's run ids and the asset event lists only ever grow at
+their ends (a run is appended, packed into new rows, thawed in place; an event
+is appended). A Back snapshot therefore shares those structures with the live
+state and records their lengths (plus the few things that do change in place:
+the run log's id → row map, its live runs, the small asset tables); restoring it
+truncates them back to those lengths (copy-on-write, truncate-on-restore). The
+rest of the state is copied as a checkpoint copies it.
+
+Restoring is exact as long as nothing truncated a shared structure below the
+recorded lengths since: every restore of a Back snapshot is to a later or equal
+instant than the snapshots that stay behind it (Back drops the later ones
+first), so a structure's prefix up to an older snapshot's lengths is never
+rewritten. :meth:`BackSnapshot.valid` still checks the lengths, and a snapshot
+that fails the check is not used (Back then replays from a checkpoint).
+"""
+
+from __future__ import annotations
+
+import copy
+from array import array
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from explorer.engine.assets.condition import AssetKey
+from explorer.engine.assets.store import AssetStore
+from explorer.engine.runlog import DagRuns, RunLog
+from explorer.engine.runs import DagRun
+from explorer.engine.state import SimState
+
+__all__ = ["BackSnapshot", "take"]
+
+#: The run log's append-only columns (a row's entries, or a flat task's).
+_ROW_COLUMNS = ("_dag", "_nth", "_codes", "_consumed_end", "_task_end", "_task_ids")
+_OTHER_COLUMNS = ("_times", "_consumed", "_task_codes", "_task_times", "_dag_names", "_id_tuples")
+
+
+@dataclass(slots=True)
+class _LogMark:
+    """A run log as it was: lengths of its columns, its id → row map and live runs."""
+
+    log: RunLog
+    row: array[int]
+    live: dict[int, DagRun]
+    own_run_ids: set[int]
+    lengths: dict[str, int]
+
+    def valid(self) -> bool:
+        log = self.log
+        return len(log._row) >= len(self.row) and all(
+            len(getattr(log, name)) >= n for name, n in self.lengths.items()
+        )
+
+    def restore(self) -> None:
+        log, lengths = self.log, self.lengths
+        for name, n in lengths.items():
+            del getattr(log, name)[n:]
+        rows, tasks = lengths["_nth"], lengths["_task_codes"]
+        for table in (log._run_ids, log._partitions, log._backfills):
+            _drop_tail(table, rows)
+        _drop_tail(log._inlets, tasks)
+        _drop_codes(log._dag_codes, len(log._dag_names))
+        _drop_codes(log._id_tuple_codes, len(log._id_tuples))
+        log._row = self.row
+        log._live = self.live
+        log._own_run_ids = self.own_run_ids
+        # a cached packed run stays valid where its row is still packed; a run live in
+        # the snapshot, or created since, must be read from ``_live`` or not at all
+        row, count = self.row, len(self.row)
+        for run_id in [i for i in log._cache if i >= count or row[i] == -1]:
+            log._cache.pop(run_id, None)
+
+
+def _drop_codes(codes: dict[Any, int], count: int) -> None:
+    """An interning table back to its first ``count`` codes."""
+    if len(codes) > count:
+        for key in [k for k, code in codes.items() if code >= count]:
+            del codes[key]
+
+
+def _drop_tail(table: dict[int, Any], limit: int) -> None:
+    """Drop the keys >= ``limit`` of a table filled in increasing key order."""
+    while table:
+        last = next(reversed(table))
+        if last < limit:
+            return
+        del table[last]
+
+
+@dataclass(slots=True)
+class _StoreMark:
+    """An asset store as it was: lengths of its event lists, copies of its small tables."""
+
+    store: AssetStore
+    events: int
+    by_asset: dict[AssetKey, int]
+    by_alias: dict[str, int]
+    stamps: dict[object, int]
+    alias_assets: dict[str, list[AssetKey]]
+    active: dict[AssetKey, bool]
+    activates_at: dict[AssetKey, datetime]
+
+    def valid(self) -> bool:
+        s = self.store
+        return (
+            len(s.events) >= self.events
+            and all(len(s.by_asset.get(k, ())) >= n for k, n in self.by_asset.items())
+            and all(len(s.by_alias.get(k, ())) >= n for k, n in self.by_alias.items())
+            and all(len(s.stamps.get(k, ())) >= n for k, n in self.stamps.items())
+        )
+
+    def restore(self) -> None:
+        s = self.store
+        del s.events[self.events :]
+        for table, lengths in (
+            (s.by_asset, self.by_asset),
+            (s.by_alias, self.by_alias),
+            (s.stamps, self.stamps),
+        ):
+            _truncate_lists(table, lengths)  # type: ignore[arg-type]
+        s.alias_assets = self.alias_assets
+        s.active = self.active
+        s.activates_at = self.activates_at
+
+
+def _truncate_lists(table: dict[object, list[Any]], lengths: dict[object, int]) -> None:
+    """Each list back to its length; keys added since go (the others keep their order)."""
+    for key in [k for k in table if k not in lengths]:
+        del table[key]
+    for key, n in lengths.items():
+        del table[key][n:]
+
+
+@dataclass(slots=True)
+class BackSnapshot:
+    """The state before a move: ``state`` shares the run log, the DAGs' run ids and the
+    asset store with the live state; the marks put them back as they were."""
+
+    state: SimState
+    log: _LogMark
+    store: _StoreMark
+    dag_runs: list[tuple[DagRuns, int]]
+
+    @property
+    def now(self) -> datetime:
+        return self.state.now
+
+    def valid(self) -> bool:
+        """Whether the shared structures still hold everything the snapshot recorded."""
+        return (
+            self.log.valid()
+            and self.store.valid()
+            and all(len(runs._ids) >= n for runs, n in self.dag_runs)
+        )
+
+    def restore(self) -> SimState:
+        """Truncate the shared structures back and give the state (used once)."""
+        self.log.restore()
+        self.store.restore()
+        for runs, n in self.dag_runs:
+            del runs._ids[n:]
+        return self.state
+
+
+def take(state: SimState, shared: dict[int, Any]) -> BackSnapshot:
+    """A Back snapshot of ``state``; ``shared``: the immutable objects a checkpoint shares
+    (specs and files, :meth:`Simulation._shared`)."""
+    log, store = state.runs, state.assets
+    memo = dict(shared)
+    memo[id(log)] = log
+    memo[id(store)] = store
+    dag_runs = [(dag.runs, len(dag.runs._ids)) for dag in state.dags.values()]
+    for runs, _ in dag_runs:
+        memo[id(runs)] = runs
+    for run in log._cache.values():  # packed runs are never mutated (thaw first): shared
+        memo[id(run)] = run
+    copied: SimState = copy.deepcopy(state, memo)
+    live = {k: copy.deepcopy(v, memo) for k, v in log._live.items()}  # the same copies
+    lengths = {name: len(getattr(log, name)) for name in (*_ROW_COLUMNS, *_OTHER_COLUMNS)}
+    log_mark = _LogMark(log, array("i", log._row), live, set(log._own_run_ids), lengths)
+    store_mark = _StoreMark(
+        store,
+        len(store.events),
+        {k: len(v) for k, v in store.by_asset.items()},
+        {k: len(v) for k, v in store.by_alias.items()},
+        {k: len(v) for k, v in store.stamps.items()},
+        {k: list(v) for k, v in store.alias_assets.items()},
+        dict(store.active),
+        dict(store.activates_at),
+    )
+    return BackSnapshot(copied, log_mark, store_mark, dag_runs)

@@ -1,0 +1,173 @@
+"""Back snapshots keep the run log and the asset events by their lengths (issue 13,
+``back <= 50 ms`` and ``step <= 50 ms``): a step copies none of them, and Back
+restores exactly what a fresh simulation to the same instant holds, whatever
+mix of steps, Backs and scrubs came before (the Back stack is then out of time
+order).
+
+Work is counted, never timed.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.engine.assets.store import AssetStore
+from explorer.engine.runlog import DagRuns, RunLog
+from explorer.engine.simulation import Simulation
+from explorer.graph.generate import synthetic_scenario
+from explorer.scenario import Scenario
+from explorer.ui.session import SimulationSession
+from tests.ui.test_instant_edits import Deferred
+
+pytestmark = pytest.mark.gui
+
+
+def scenario() -> Scenario:
+    return synthetic_scenario(120)  # 19 DAGs, asset-scheduled ones among them
+
+
+def session_at(hours: float) -> tuple[SimulationSession, Deferred]:
+    """A GUI session ``hours`` after clock.start (automatic checkpoints on, as the GUI's)."""
+    defer = Deferred()
+    session = SimulationSession(scenario(), defer=defer, checkpoint_every=50)
+    session.run_to(session.start + timedelta(hours=hours))
+    defer.drain()
+    return session, defer
+
+
+def fingerprint(sim: Simulation) -> dict[str, object]:
+    """Everything a reader of the engine sees, as plain values."""
+    state = sim.state
+    return {
+        "now": state.now,
+        "runs": [vars_of(run) for run in sim.runs],
+        "events": list(state.assets.events),
+        "by_asset": {k: list(v) for k, v in state.assets.by_asset.items()},
+        "by_alias": {k: list(v) for k, v in state.assets.by_alias.items()},
+        "stamps": {k: list(v) for k, v in state.assets.stamps.items()},
+        "alias_assets": dict(state.assets.alias_assets),
+        "active_assets": dict(state.assets.active),
+        "dags": {
+            dag_id: (
+                [run.run_id for run in dag.runs],
+                list(dag.logical_dates.keys),
+                [vars_of(run) for run in dag.active],
+                dag.next_run,
+                dag.is_paused,
+                dict(dag.adrq),
+                list(dag.asset_run_afters),
+            )
+            for dag_id, dag in state.dags.items()
+        },
+        "active": {k: vars_of(r) for k, r in state.active.items()},
+        "completions": sorted(state.completions),
+        "next": sim.next_event_time(),
+    }
+
+
+def vars_of(run: object) -> dict[str, object]:
+    fields = run.__dataclass_fields__  # type: ignore[attr-defined]
+    # last_scheduling_decision is not in a packed run's columns: an ended run read back
+    # has None, or the value it had while live if its object is still held somewhere (an
+    # automatic checkpoint holds it): whether it is says nothing about Back
+    return {
+        name: copy.copy(getattr(run, name))
+        for name in fields
+        if name != "last_scheduling_decision" or run.state in ("queued", "running")  # type: ignore[attr-defined]
+    }
+
+
+def fresh(instant: datetime) -> Simulation:
+    defer = Deferred()
+    session = SimulationSession(scenario(), defer=defer, checkpoint_every=0)
+    session.run_to(instant)
+    defer.drain()
+    return session.sim
+
+
+class TestAStepCopiesNoStore:
+    def test_the_back_snapshot_shares_the_run_log_and_the_events(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Before: every step deep-copied the run log's columns, every DAG's run ids and
+        every asset event list for its Back snapshot."""
+        session, _ = session_at(30)
+        copies: list[str] = []
+        for owner in (RunLog, AssetStore, DagRuns):
+            original = owner.__deepcopy__
+
+            def counted(self: object, memo: dict[int, object], _o: object = original) -> object:
+                copies.append(type(self).__name__)
+                return _o(self, memo)  # type: ignore[operator]
+
+            monkeypatch.setattr(owner, "__deepcopy__", counted)
+        log, events = session.sim.runs, session.sim.state.assets.events
+        for _ in range(5):
+            session.step_next()
+        assert copies == []
+        assert session.sim.runs is log and session.sim.state.assets.events is events
+        for _ in range(5):
+            session.step_back()
+        assert copies == []  # and Back restores them by truncating, without a copy
+        assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+
+    def test_a_snapshot_cut_shorter_since_is_not_used(self) -> None:
+        """A snapshot whose shared structures no longer hold what it recorded is
+        refused: Back replays from a checkpoint instead, and is still exact."""
+        session, _ = session_at(30)
+        session.step_next()
+        snapshot = session._back[-1]
+        assert snapshot.valid()
+        del session.sim.state.assets.events[-1]  # as if something had truncated it
+        del session.sim.runs._nth[:]
+        assert not snapshot.valid()
+        session.sim.state.assets.events.clear()
+        session.step_back()  # the live state is thrown away: replayed from a checkpoint
+        assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+
+
+class TestBackIsExact:
+    @pytest.mark.parametrize(("steps", "backs"), [(1, 1), (3, 1), (4, 4), (6, 2), (9, 8)])
+    def test_steps_then_backs(self, steps: int, backs: int) -> None:
+        session, _ = session_at(26)
+        for _ in range(steps):
+            session.step_next()
+        for _ in range(backs):
+            session.step_back()
+        assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+        for _ in range(3):  # and the restored state goes on as a fresh one does
+            session.step_next()
+        assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+
+    @settings(
+        max_examples=12,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(
+        moves=st.lists(
+            st.sampled_from(["step", "step", "back", "scrub_back", "forward"]),
+            min_size=1,
+            max_size=12,
+        )
+    )
+    def test_any_mix_of_moves(self, moves: list[str]) -> None:
+        """Steps, Backs, scrubs back (the Back stack then out of time order) and runs
+        forward: after each, the engine is what a fresh simulation to its clock is."""
+        session, defer = session_at(26)
+        for move in moves:
+            if move == "step":
+                session.step_next()
+            elif move == "back":
+                session.step_back()
+            elif move == "scrub_back":
+                session.scrub_to(session.now - timedelta(minutes=95))
+            else:
+                session.run_to(session.now + timedelta(hours=2))
+                defer.drain()
+        assert fingerprint(session.sim) == fingerprint(fresh(session.now))

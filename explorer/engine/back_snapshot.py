@@ -182,6 +182,14 @@ def take(state: SimState, shared: dict[int, Any]) -> BackSnapshot:
         memo[id(runs)] = runs
     for run in log._cache.values():  # packed runs are never mutated (thaw first): shared
         memo[id(run)] = run
+    # The scheduler's heaps and run indexes hold tuples of datetimes, ints and strings,
+    # which the generic deepcopy rebuilds one by one (a datetime through its reduce):
+    # copied here as containers of the same immutable entries, live runs through memo.
+    memo[id(state.due)] = list(state.due)
+    memo[id(state.completions)] = list(state.completions)
+    memo[id(state.activation)] = dict(state.activation)
+    for runs_by_key in (state.active, state.pending, state.touched):
+        memo[id(runs_by_key)] = {k: copy.deepcopy(r, memo) for k, r in runs_by_key.items()}
     copied: SimState = copy.deepcopy(state, memo)
     live = {k: copy.deepcopy(v, memo) for k, v in log._live.items()}  # the same copies
     lengths = {name: len(getattr(log, name)) for name in (*_ROW_COLUMNS, *_OTHER_COLUMNS)}

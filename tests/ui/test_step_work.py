@@ -1,0 +1,64 @@
+"""A step and Back redo only the work of what changed (issue 13, ``step <= 50 ms``,
+``back <= 50 ms``): the timeline sorts only the new runs into its lane order.
+
+Work is counted, never timed; each test also checks that the cheaper path gives
+exactly what the full one gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+import explorer.ui.timeline.items as items_module
+from explorer.ui.timeline.items import RunsItem
+from explorer.ui.timeline.pane import TimelinePane
+from tests.ui.test_back_snapshots import session_at
+
+pytestmark = pytest.mark.gui
+
+
+def same_lane_order(item: RunsItem) -> None:
+    """The item's lane order is the one a whole sort of its view gives."""
+    whole = RunsItem()
+    whole.set_view(item.view)
+    np.testing.assert_array_equal(item._by_lane, whole._by_lane)
+    np.testing.assert_array_equal(item._lane_start, whole._lane_start)
+    assert item._max_lane == whole._max_lane
+
+
+class TestTimelineSortsOnlyNewRuns:
+    def test_steps_and_backs(self, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+        session, _ = session_at(30)
+        pane = TimelinePane()
+        qtbot.addWidget(pane)
+        pane.show_simulation(session.sim)
+        total = len(pane.runs)
+        sorted_sizes: list[int] = []
+        argsort = np.argsort
+
+        def counted(a: Any, *args: Any, **kwargs: Any) -> Any:
+            sorted_sizes.append(int(np.size(a)))
+            return argsort(a, *args, **kwargs)
+
+        def show() -> None:  # the rows the pane sorts (not those same_lane_order sorts)
+            monkeypatch.setattr(items_module.np, "argsort", counted)
+            pane.show_simulation(session.sim)
+            monkeypatch.setattr(items_module.np, "argsort", argsort)
+
+        for _ in range(6):
+            before = len(pane.runs)
+            session.step_next()
+            show()
+            assert pane.runs_item.sorted_rows == len(pane.runs) - before
+            same_lane_order(pane.runs_item)
+        for _ in range(4):
+            session.step_back()
+            show()
+            assert pane.runs_item.sorted_rows == 0  # rows cut, nothing sorted
+            same_lane_order(pane.runs_item)
+        # before: every step and Back sorted every run again (~total rows each)
+        assert sum(sorted_sizes) < total

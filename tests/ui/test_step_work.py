@@ -7,6 +7,7 @@ exactly what the full one gives.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 import explorer.ui.timeline.items as items_module
+from explorer.document.panels.badges import compute_badges
+from explorer.engine.assets.condition import RefNode, evaluate, walk
+from explorer.engine.assets.store import AssetStore
+from explorer.graph.generate import synthetic_scenario
+from explorer.scenario import build_engine_inputs
+from explorer.scenario.simulate import make_simulation
 from explorer.ui.timeline.items import RunsItem
 from explorer.ui.timeline.pane import TimelinePane
 from tests.ui.test_back_snapshots import session_at
@@ -62,3 +69,44 @@ class TestTimelineSortsOnlyNewRuns:
             same_lane_order(pane.runs_item)
         # before: every step and Back sorted every run again (~total rows each)
         assert sum(sorted_sizes) < total
+
+
+class TestBadgesResolveEachRefOnce:
+    def test_one_walk_of_the_assets_per_ref(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Badges are computed after every step and Back; each ``Asset.ref`` walked every
+        known asset twice per consumer (the count, then the condition). Now once a call."""
+        sim = make_simulation(build_engine_inputs(synthetic_scenario(300)))  # Asset.ref in it
+        sim.advance_to(sim.start + timedelta(days=2))
+        store = sim.state.assets
+        refs = {
+            node
+            for dag in sim.dags.values()
+            if dag.spec.timetable.asset_condition is not None
+            for node in walk(dag.spec.timetable.asset_condition)
+            if isinstance(node, RefNode)
+        }
+        consumers = [
+            dag
+            for dag in sim.dags.values()
+            if dag.spec.timetable.asset_condition is not None and dag.deployed
+        ]
+        walks: list[RefNode] = []
+        original = AssetStore.resolve_ref
+
+        def counted(self: AssetStore, ref: RefNode) -> object:
+            walks.append(ref)
+            return original(self, ref)
+
+        monkeypatch.setattr(AssetStore, "resolve_ref", counted)
+        badges = compute_badges(sim)
+        assert refs and consumers  # the scenario has Asset.ref consumers
+        assert sorted(map(repr, walks)) == sorted(map(repr, set(walks)))  # once each
+        assert set(walks) <= refs
+        monkeypatch.setattr(AssetStore, "resolve_ref", original)
+        for dag in consumers:  # what the uncached reading says
+            cond = dag.spec.timetable.asset_condition
+            assert cond is not None
+            if dag.spec.timetable.partitioned:
+                continue
+            ready = evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
+            assert badges[dag.dag_id].assets_ready is ready

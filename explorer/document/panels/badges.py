@@ -9,11 +9,13 @@ consumers (from :func:`explorer.engine.partition_waits.partition_waits`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from explorer.engine.assets.condition import (
     AliasNode,
+    AssetKey,
     AssetNode,
     Condition,
     RefNode,
@@ -66,6 +68,17 @@ class DagBadge:
 def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
     """One badge per DAG, in scenario order."""
     waits = _waits(sim)
+    store = sim.state.assets
+    # ``Asset.ref`` resolves by a walk of every known asset (AS-3); consumers share refs,
+    # and badges are computed after every step and Back: each ref resolved once a call
+    # (nothing changes the store meanwhile)
+    resolved: dict[RefNode, AssetKey | None] = {}
+
+    def resolve_ref(ref: RefNode) -> AssetKey | None:
+        if ref not in resolved:
+            resolved[ref] = store.resolve_ref(ref)
+        return resolved[ref]
+
     out: dict[str, DagBadge] = {}
     for dag_id, dag in sim.dags.items():
         running = sum(1 for r in dag.active if r.state == "running")
@@ -86,18 +99,22 @@ def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
         assets = ready = None
         cond = dag.spec.timetable.asset_condition
         if cond is not None and dag.deployed and not dag.spec.timetable.partitioned:
-            done, total = _leaves_updated(sim, dag, cond)
+            done, total = _leaves_updated(sim, dag, cond, resolve_ref)
             noun = "asset" if total == 1 else "assets"
             assets = f"{done} of {total} {noun} updated"
-            store = sim.state.assets
-            ready = evaluate(cond, dag.adrq.__contains__, store.resolve_ref, store.resolve_alias)
+            ready = evaluate(cond, dag.adrq.__contains__, resolve_ref, store.resolve_alias)
         out[dag_id] = DagBadge(
             dag_id, status, running, queued, last, assets, ready, waits.get(dag_id)
         )
     return out
 
 
-def _leaves_updated(sim: Simulation, dag: DagState, cond: Condition) -> tuple[int, int]:
+def _leaves_updated(
+    sim: Simulation,
+    dag: DagState,
+    cond: Condition,
+    resolve_ref: Callable[[RefNode], AssetKey | None],
+) -> tuple[int, int]:
     """(updated, all) leaves of the condition, counted as ``condition_status`` marks them.
 
     The same reading as :func:`explorer.engine.pending.condition_status` (a leaf is
@@ -111,7 +128,7 @@ def _leaves_updated(sim: Simulation, dag: DagState, cond: Condition) -> tuple[in
         if isinstance(node, AssetNode):
             hit = node.key in dag.adrq
         elif isinstance(node, RefNode):
-            key = store.resolve_ref(node)
+            key = resolve_ref(node)
             hit = key is not None and key in dag.adrq
         elif isinstance(node, AliasNode):
             hit = any(key in dag.adrq for key in store.resolve_alias(node.name))

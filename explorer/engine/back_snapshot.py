@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetStore
 from explorer.engine.runlog import DagRuns, RunLog
@@ -69,14 +71,18 @@ class _LogMark:
         _drop_tail(log._inlets, tasks)
         _drop_codes(log._dag_codes, len(log._dag_names))
         _drop_codes(log._id_tuple_codes, len(log._id_tuples))
+        # a cached run stays valid where its row is the snapshot's (packed runs never
+        # change); a run live in the snapshot, created since, or packed into another row
+        # since (thawed, then packed again) is read from ``_live`` or unpacked again
+        count, cache = len(self.row), log._cache
+        now_rows = np.array(log._row[:count], dtype=np.int32)
+        then_rows = np.array(self.row, dtype=np.int32)
+        stale = np.flatnonzero((now_rows != then_rows) | (then_rows == -1)).tolist()
+        for run_id in (*stale, *range(count, len(log._row))):
+            cache.pop(run_id, None)
         log._row = self.row
         log._live = self.live
         log._own_run_ids = self.own_run_ids
-        # a cached packed run stays valid where its row is still packed; a run live in
-        # the snapshot, or created since, must be read from ``_live`` or not at all
-        row, count = self.row, len(self.row)
-        for run_id in [i for i in log._cache if i >= count or row[i] == -1]:
-            log._cache.pop(run_id, None)
 
 
 def _drop_codes(codes: dict[Any, int], count: int) -> None:
@@ -109,13 +115,8 @@ class _StoreMark:
     activates_at: dict[AssetKey, datetime]
 
     def valid(self) -> bool:
-        s = self.store
-        return (
-            len(s.events) >= self.events
-            and all(len(s.by_asset.get(k, ())) >= n for k, n in self.by_asset.items())
-            and all(len(s.by_alias.get(k, ())) >= n for k, n in self.by_alias.items())
-            and all(len(s.stamps.get(k, ())) >= n for k, n in self.stamps.items())
-        )
+        # the per-asset and per-alias lists grow with ``events`` (``AssetStore.add``)
+        return len(self.store.events) >= self.events
 
     def restore(self) -> None:
         s = self.store

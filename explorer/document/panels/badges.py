@@ -24,6 +24,7 @@ from explorer.engine.assets.condition import (
 )
 
 if TYPE_CHECKING:
+    from explorer.engine.assets.store import AssetStore
     from explorer.engine.dagstate import DagState
     from explorer.engine.simulation import Simulation
 
@@ -69,15 +70,7 @@ def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
     """One badge per DAG, in scenario order."""
     waits = _waits(sim)
     store = sim.state.assets
-    # ``Asset.ref`` resolves by a walk of every known asset (AS-3); consumers share refs,
-    # and badges are computed after every step and Back: each ref resolved once a call
-    # (nothing changes the store meanwhile)
-    resolved: dict[RefNode, AssetKey | None] = {}
-
-    def resolve_ref(ref: RefNode) -> AssetKey | None:
-        if ref not in resolved:
-            resolved[ref] = store.resolve_ref(ref)
-        return resolved[ref]
+    resolve_ref = _RefIndex(store).resolve
 
     out: dict[str, DagBadge] = {}
     for dag_id, dag in sim.dags.items():
@@ -107,6 +100,42 @@ def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
             dag_id, status, running, queued, last, assets, ready, waits.get(dag_id)
         )
     return out
+
+
+class _RefIndex:
+    """``AssetStore.resolve_ref`` for one reading of the store, by name and uri.
+
+    ``Asset.ref`` resolves to the first active asset (in the store's order) whose
+    name or uri it names (AS-3); the store walks every known asset for each ref, and
+    badges resolve every consumer's refs after every step and Back. Here the assets
+    are walked once, on the first ref asked (nothing changes the store meanwhile).
+    """
+
+    def __init__(self, store: AssetStore) -> None:
+        self.store = store
+        self._by: tuple[dict[str, tuple[int, AssetKey]], dict[str, tuple[int, AssetKey]]] | None
+        self._by = None
+
+    def resolve(self, ref: RefNode) -> AssetKey | None:
+        if self._by is None:
+            by_name: dict[str, tuple[int, AssetKey]] = {}
+            by_uri: dict[str, tuple[int, AssetKey]] = {}
+            later = self.store.activates_at
+            for position, (key, is_active) in enumerate(self.store.active.items()):
+                if is_active and key not in later:
+                    by_name.setdefault(key.name, (position, key))
+                    by_uri.setdefault(key.uri, (position, key))
+            self._by = (by_name, by_uri)
+        by_name, by_uri = self._by
+        found = [
+            hit
+            for hit in (
+                by_name.get(ref.name) if ref.name is not None else None,
+                by_uri.get(ref.uri) if ref.uri is not None else None,
+            )
+            if hit is not None
+        ]
+        return min(found, key=lambda hit: hit[0])[1] if found else None
 
 
 def _leaves_updated(

@@ -83,6 +83,7 @@ class _LogMark:
         log._row = self.row
         log._live = self.live
         log._own_run_ids = self.own_run_ids
+        log.cuts.append((count, lengths["_nth"]))
 
 
 def _drop_codes(codes: dict[Any, int], count: int) -> None:

@@ -191,6 +191,10 @@ class RunLog(_RunsView):
         self._dag_codes: dict[str, int] = {}
         self._id_tuples: list[tuple[str, ...]] = []
         self._id_tuple_codes: dict[tuple[str, ...], int] = {}
+        #: (runs, packed rows) the log was cut back to, one entry per cut, oldest first:
+        #: Back truncates the log in place (:mod:`explorer.engine.back_snapshot`), so a
+        #: reader that keeps rows of it learns from here which rows may have changed.
+        self.cuts: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ sequence
     @property

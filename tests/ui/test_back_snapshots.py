@@ -12,15 +12,19 @@ from __future__ import annotations
 import copy
 from datetime import datetime, timedelta
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from explorer.document.timeline.data import RUN_COLUMNS, RunStore
 from explorer.engine.assets.store import AssetStore
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.simulation import Simulation
 from explorer.graph.generate import synthetic_scenario
 from explorer.scenario import Scenario
+from explorer.scenario.model import PauseAction
+from explorer.scenario.values import Instant
 from explorer.ui.session import SimulationSession
 from tests.ui.test_instant_edits import Deferred
 
@@ -171,3 +175,62 @@ class TestBackIsExact:
                 session.run_to(session.now + timedelta(hours=2))
                 defer.drain()
         assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+
+
+class TestReadersOfTheCutLog:
+    """Back cuts the run log in place: a store that keeps rows of it reads again the
+    rows a cut may have changed, however many moves came between two of its syncs."""
+
+    @pytest.mark.parametrize(
+        "moves",
+        [
+            ("back",),
+            ("back", "back", "back"),
+            ("back", "step", "step", "step"),  # cut, then grown past where it was shown
+            ("step", "back", "back", "step", "step"),
+            ("back", "scrub_back", "step"),
+            # cut, then another path forward (DAGs paused): rows after the cut are
+            # other runs than those shown, and the log grows past where it was shown
+            ("back", "back", "back", "pause", "forward"),
+        ],
+    )
+    def test_the_store_matches_a_fresh_one(self, moves: tuple[str, ...]) -> None:
+        session, defer = session_at(30)
+        store = RunStore()
+        for _ in range(5):  # runs start, end and are packed
+            session.step_next()
+            store.sync(session.sim.runs)
+        for move in moves:
+            if move == "step":
+                session.step_next()
+            elif move == "back":
+                session.step_back()
+            elif move == "pause":
+                at = session.action_instant()
+                for dag in session.scenario.dags[::2]:
+                    session.apply_script_action(
+                        PauseAction(at=Instant(at, at.isoformat()), dag_id=dag.dag_id)
+                    )
+            elif move == "forward":
+                session.run_to(session.now + timedelta(hours=6))
+                defer.drain()
+            else:
+                session.scrub_to(session.now - timedelta(minutes=95))
+        store.sync(session.sim.runs)
+        fresh = RunStore()
+        fresh.sync(session.sim.runs)
+        assert len(store) == len(fresh) == len(session.sim.runs)
+        np.testing.assert_equal(columns_of(store), columns_of(fresh))
+        again = store.sync(session.sim.runs)  # and nothing left over: only live rows re-read
+        assert not again.reset and again.removed == 0 and len(again.appended) == 0
+        assert store.objects_read == sum(r < 0 for r in session.sim.runs.columns().row)
+
+
+def columns_of(store: RunStore) -> dict[str, list[float]]:
+    out = {name: store.col(name).tolist() for name in RUN_COLUMNS}
+    out["state"] = store.states().tolist()
+    out["type"] = store.types().tolist()
+    out["dag"] = [store.dag_ids[c] for c in store.dag_codes().tolist()]
+    out["no_interval"] = store.no_interval().tolist()
+    out["no_tis"] = store.no_task_instances().tolist()
+    return out

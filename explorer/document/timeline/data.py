@@ -233,6 +233,10 @@ class RunStore:
         self.version = 0
         #: Runs built as objects to fill the columns by the last sync (tests read it).
         self.objects_read = 0
+        #: The source log's cuts and id -> packed row map as of the last sync (Back cuts
+        #: the log in place: :meth:`_after_cuts`).
+        self._cuts_seen = 0
+        self._rows_seen: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
 
     def __len__(self) -> int:
         return self._size
@@ -276,7 +280,16 @@ class RunStore:
         new simulation): every column is rebuilt from the packed arrays.
         """
         self.objects_read = 0
+        result = self._sync(runs)
+        if isinstance(runs, RunLog):
+            self._cuts_seen = len(runs.cuts)
+            self._rows_seen = np.array(runs.columns().row[: len(runs)], dtype=np.int64)
+        return result
+
+    def _sync(self, runs: Sequence[DagRun]) -> SyncResult:
         old = self._size
+        if runs is self._source and isinstance(runs, RunLog) and len(runs.cuts) > self._cuts_seen:
+            return self._after_cuts(runs)
         if runs is not self._source or len(runs) < old:
             if old and isinstance(runs, RunLog):
                 return self._resync(runs)
@@ -377,6 +390,38 @@ class RunStore:
             self._read(row, runs, new)
         self.version += 1
         return SyncResult(reset=False, changed=changed, appended=range(n, n), removed=old - n)
+
+    def _after_cuts(self, runs: RunLog) -> SyncResult:
+        """The log shown was cut back in place since the last sync (Back), and may have
+        grown again: rows before the lowest cut, packed then at the same row below the
+        lowest packed-row cut, are the same runs with the same values; every other row
+        is read again."""
+        cuts = runs.cuts[self._cuts_seen :]
+        low_runs, low_rows = min(c[0] for c in cuts), min(c[1] for c in cuts)
+        columns = runs.columns()
+        n, old = len(runs), self._size
+        keep = min(old, n, low_runs)
+        rows = np.array(columns.row[:keep], dtype=np.int64)
+        suspect = (rows < 0) | (rows != self._rows_seen[:keep]) | (rows >= low_rows)
+        changed = sorted(
+            {
+                *np.flatnonzero(suspect).tolist(),
+                *(r for r in self._live if r < keep),
+                *range(keep, min(old, n)),
+            }
+        )
+        self._live.clear()
+        if n > old:
+            self._cols.grow_to(n)
+        else:
+            self._cols.size = n
+        self._size = n
+        for row in (*changed, *range(old, n)):
+            self._read(row, runs, columns)
+        self.version += 1
+        return SyncResult(
+            reset=False, changed=changed, appended=range(old, n), removed=max(old - n, 0)
+        )
 
     def _fill_packed(self, columns: PackedColumns, n: int) -> None:
         """Every packed run's columns at once (numpy, no objects); live rows noted."""

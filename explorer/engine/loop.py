@@ -168,7 +168,7 @@ def tick(sim: Host, now: datetime) -> None:
     4 queued runs promoted and tasks started, 5 finished runs ended."""
     st = sim.state
     st.last_tick = now
-    partitioned = fire_partition_requests(sim, now) if st.partition_requests else set()
+    partitioned = fire_partition_requests(sim, now) if st.partition_unevaluated else set()
     create_scheduled_runs(sim, now, skip=partitioned)
     capped = start_queued_runs(sim, now)
     start_waiting_tasks(sim, now)

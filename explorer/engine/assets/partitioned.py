@@ -184,8 +184,9 @@ def _opened(request: PartitionRequest) -> int:
     return request.opened
 
 
-def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
-    """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
+def fire_partition_requests(sim: Host, now: datetime) -> tuple[set[str], bool]:
+    """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run, and
+    whether the per-loop limit left requests for the next loop."""
     from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 
     st = sim.state
@@ -225,9 +226,8 @@ def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
     for request in sorted(fired, key=lambda r: r.id):
         assert request.run is not None
         sim.activate(request.run)
-    if len(pending) >= MAX_PER_LOOP:
-        st.dirty = True
-    return {r.dag_id for r in fired}
+    st.partition_unevaluated[:] = [r for r in st.partition_unevaluated if not r.evaluated]
+    return {r.dag_id for r in fired}, len(pending) >= MAX_PER_LOOP
 
 
 def _create_run(sim: Host, request: PartitionRequest, now: datetime) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from explorer.engine.assets import partitioned
 from explorer.engine.assets import scheduling as asset_rules
 from explorer.engine.dag import DagError, DagSpec
 from explorer.engine.dagfile import BundleRefresh, DeployDag, RemoveDag, SetOption
@@ -113,7 +114,7 @@ def install_spec(sim: Host, dag: DagState, spec: DagSpec) -> None:
     asset_rules.drop_queue_rows(sim, dag)  # DEP-5: rows of assets no longer named
     for request in st.partition_requests:
         if request.dag_id == dag.dag_id and request.run is None:
-            request.evaluated = False
+            partitioned.reevaluate(sim, request)
     sim.index_listeners()
     st.dirty = True
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
@@ -102,6 +101,13 @@ class Rotation:
         """
         if count <= 0:
             return
+        if count * cap <= len(self.fresh) + len(self.queue):
+            # A short gap (the usual one: a few loops between busy instants): replaying
+            # it costs O(count * cap), less than the one pass over the whole queue that
+            # the rotation below starts with (issue 14). Ended entries stay until
+            # ``_take`` meets them, as in a real loop.
+            self._replay(dags, count, last, cap)
+            return
         self._drop_ended()
         if any(dags[run.dag_id].is_paused for run, _ in (*self.fresh, *self.queue)):
             self._replay(dags, count, last, cap)
@@ -129,18 +135,24 @@ class Rotation:
         if not self.fresh_sorted:
             self.fresh = deque(sorted(self.fresh, key=_run_after))
             self.fresh_sorted = True
-        entries = {id(run): (run, started) for run, started in (*self.fresh, *self.queue)}
-        original = [run for run, _ in (*self.fresh, *self.queue)]
-        size, fresh_size = len(original), len(self.fresh)
+        entries = [*self.fresh, *self.queue]
+        size, fresh_size = len(entries), len(self.fresh)
         if size <= cap:  # every run examined at once; later loops keep that order
             self.examine(dags, last, cap)
             return
-        order, head, consumed, done = list(original), 0, 0, 0
-        saved: list[DagRun] | None = None
+        # The rotation moves positions (ints) into ``entries``; each sorts by its run's
+        # run_after rank (an int: equal instants, equal ranks), so the per-loop sorts
+        # compare ints, not aware datetimes (issue 14). Stable sorts keep the order.
+        instants = sorted({run.run_after for run, _ in entries})
+        rank_of = {at: i for i, at in enumerate(instants)}
+        rank = [rank_of[run.run_after] for run, _ in entries]
+        key = rank.__getitem__
+        order, head, consumed, done = list(range(size)), 0, 0, 0
+        saved: list[int] | None = None
         power = steps = 1
         while done < count:
             group = order[head : head + cap]
-            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+            group.sort(key=key)  # stable: earlier place breaks ties
             order.extend(group)
             head += cap
             consumed += cap
@@ -160,9 +172,9 @@ class Rotation:
             if saved is None or steps == power:
                 saved, power, steps = state, power * 2, 0
             steps += 1
-        for run in original[: min(consumed, size)]:
+        for run, _ in entries[: min(consumed, size)]:
             run.last_scheduling_decision = last
-        remaining = [entries[id(run)] for run in order[head:]]
+        remaining = [entries[i] for i in order[head:]]
         fresh_left = max(0, fresh_size - consumed)
         self.fresh = deque(remaining[:fresh_left])
         self.queue = deque(remaining[fresh_left:])
@@ -195,8 +207,6 @@ class Rotation:
 def _run_after(entry: _Entry) -> datetime:
     return entry[0].run_after
 
-
-_RUN_AFTER = attrgetter("run_after")
 
 
 #: Ids kept while looking for the rotation's period (memory bound).

@@ -168,12 +168,15 @@ def tick(sim: Host, now: datetime) -> None:
     4 queued runs promoted and tasks started, 5 finished runs ended."""
     st = sim.state
     st.last_tick = now
-    partitioned = fire_partition_requests(sim, now) if st.partition_requests else set()
+    partitioned, requests_left = (
+        fire_partition_requests(sim, now) if st.partition_unevaluated else (set(), False)
+    )
     create_scheduled_runs(sim, now, skip=partitioned)
     capped = start_queued_runs(sim, now)
     start_waiting_tasks(sim, now)
-    # A slot freed by a run finishing in this loop is used by the next one (SCH-1).
-    st.dirty = finish_runs(sim, now) or capped
+    # A slot freed by a run finishing in this loop is used by the next one (SCH-1); the
+    # requests beyond PT-4's 500 are evaluated by the next one too.
+    st.dirty = finish_runs(sim, now) or capped or requests_left
 
 
 def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None) -> None:

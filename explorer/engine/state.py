@@ -79,6 +79,13 @@ class SimState:
     #: Partition requests (APDR), every one ever opened, and the newest per (DAG, key).
     partition_requests: list[PartitionRequest] = field(default_factory=list)
     partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
+    #: The requests whose readiness must be evaluated (again) at a loop, in no order and
+    #: with repeats (pruned at each loop): step 1 looks at these, not at every request
+    #: ever opened, which grows with the horizon (issue 14). Holds at least every request
+    #: without a run whose ``evaluated`` is False.
+    partition_unevaluated: list[PartitionRequest] = field(default_factory=list)
+    #: Requests opened so far: a request's ``opened`` is its place in creation order.
+    partition_opened: int = 0
     # --- deployment (deployment.py)
     #: Options in force and DAG files present (DEP-6, DEP-7).
     deployment: DeploymentState = field(default_factory=DeploymentState)

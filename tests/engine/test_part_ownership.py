@@ -73,6 +73,8 @@ OWNERS: dict[str, set[str]] = {
     "watchers": {"assets.watching"},
     "partition_requests": {"assets.partitioned"},
     "partition_latest": {"assets.partitioned"},
+    "partition_unevaluated": {"assets.partitioned"},
+    "partition_opened": {"assets.partitioned"},
     # The facade sets the initial files and options; DEP-8: the partition-request step
     # records the requests it drops.
     "deployment": {"deployment", "simulation", "assets.partitioned"},

@@ -40,3 +40,6 @@ class PartitionRequest:
     logs: list[KeyLog] = field(default_factory=list)
     #: Readiness depends only on the logs: re-evaluated only after a new one (PT-4).
     evaluated: bool = False
+    #: Its place in creation order (``partition_requests`` keeps that order; ``id`` does
+    #: not stay unique once a request is dropped).
+    opened: int = 0

@@ -89,7 +89,7 @@ def queue_partitioned_event(sim: Host, dag: DagState, event: AssetEvent) -> None
     for key in plan.queued:
         request = _get_or_create(sim, dag, key, carried)
         request.logs.append(KeyLog(event.asset, event.partition_key, event.id))
-        request.evaluated = False
+        reevaluate(sim, request)
     sim.state.dirty = True
 
 
@@ -115,9 +115,18 @@ def _get_or_create(
     request = PartitionRequest(
         len(st.partition_requests), dag.dag_id, key, st.now, carried, _timetable(dag).fingerprint()
     )
+    request.opened = st.partition_opened
+    st.partition_opened += 1
     st.partition_requests.append(request)
     st.partition_latest[(dag.dag_id, key)] = request
+    st.partition_unevaluated.append(request)
     return request
+
+
+def reevaluate(sim: Host, request: PartitionRequest) -> None:
+    """The next loop evaluates ``request`` again (a new log, or its DAG deployed anew)."""
+    request.evaluated = False
+    sim.state.partition_unevaluated.append(request)
 
 
 def member_status(sim: Host, request: PartitionRequest, key: AssetKey) -> dict[str, Any]:
@@ -171,18 +180,25 @@ def request_ready(sim: Host, request: PartitionRequest) -> bool:
     )
 
 
-def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
-    """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run."""
+def _opened(request: PartitionRequest) -> int:
+    return request.opened
+
+
+def fire_partition_requests(sim: Host, now: datetime) -> tuple[set[str], bool]:
+    """Step 1 of a loop (SCH-1, PT-4): returns the DAGs that got a partition run, and
+    whether the per-loop limit left requests for the next loop."""
     from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 
     st = sim.state
+    # The requests without a run not evaluated since their last log, in creation order
+    # (the order of ``partition_requests``): the index holds them all, so the requests
+    # ever opened need no scan (issue 14). A request left out stays in it.
+    waiting = {id(r): r for r in st.partition_unevaluated if r.run is None and not r.evaluated}
+    st.partition_unevaluated[:] = sorted(waiting.values(), key=_opened)
     pending = [
         r
-        for r in st.partition_requests
-        if r.run is None
-        and not r.evaluated
-        and st.dags[r.dag_id].deployed
-        and not st.dags[r.dag_id].is_stale  # PT-4, DEP-6
+        for r in st.partition_unevaluated
+        if st.dags[r.dag_id].deployed and not st.dags[r.dag_id].is_stale  # PT-4, DEP-6
     ][:MAX_PER_LOOP]
     fired: list[PartitionRequest] = []
     for request in pending:
@@ -193,6 +209,7 @@ def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
         ):
             # mapper or window edited: deleted with its keys (PT-4, DEP-8)
             st.partition_requests.remove(request)
+            st.partition_unevaluated.remove(request)
             if st.partition_latest.get((dag.dag_id, request.partition_key)) is request:
                 del st.partition_latest[(dag.dag_id, request.partition_key)]
             st.deployment.dropped_requests.append((request, now))
@@ -209,9 +226,8 @@ def fire_partition_requests(sim: Host, now: datetime) -> set[str]:
     for request in sorted(fired, key=lambda r: r.id):
         assert request.run is not None
         sim.activate(request.run)
-    if len(pending) >= MAX_PER_LOOP:
-        st.dirty = True
-    return {r.dag_id for r in fired}
+    st.partition_unevaluated[:] = [r for r in st.partition_unevaluated if not r.evaluated]
+    return {r.dag_id for r in fired}, len(pending) >= MAX_PER_LOOP
 
 
 def _create_run(sim: Host, request: PartitionRequest, now: datetime) -> None:

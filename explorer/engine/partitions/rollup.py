@@ -57,17 +57,26 @@ class RollupMapper(PartitionMapper):
         self.upstream_mapper = upstream_mapper
         self.window = window
         self.wait_policy: WaitPolicy = wait_policy if wait_policy is not None else WaitForAll()
+        #: to_upstream's answers by downstream key: a pure function of the (immutable)
+        #: mapper and window, asked again at every evaluation of a request (PT-4) and
+        #: by ``status``, so each key's window is expanded once (issue 14).
+        self._upstream: dict[str, frozenset[str]] = {}
 
     def to_downstream(self, key: str) -> str | list[str]:
         return self.upstream_mapper.to_downstream(key)
 
     def to_upstream(self, downstream_key: str) -> frozenset[str]:
         """Every upstream key ``downstream_key`` waits for (PT-8), re-encoded by the mapper."""
+        known = self._upstream.get(downstream_key)
+        if known is not None:
+            return known
         anchor = self.upstream_mapper.decode_downstream(downstream_key)
-        return frozenset(
+        expected = frozenset(
             self.upstream_mapper.encode_upstream(member)
             for member in self.window.to_upstream(anchor)
         )
+        self._upstream[downstream_key] = expected
+        return expected
 
     def status(self, downstream_key: str, matched: Set[str]) -> Satisfaction:
         """The wait policy's verdict on the upstream keys ``matched`` so far (PT-4, PT-10)."""

@@ -297,7 +297,7 @@ class SimulationSession(QtCore.QObject):
         self._begin_move()
         self._job = _Job(instant, self.now)
         self.busy_changed.emit(True)
-        self._work()
+        self._work(self._job)
 
     def scrub_to(self, instant: datetime) -> None:
         """Move the clock anywhere in the horizon (the scrub bar, dragging the clock line)."""
@@ -428,7 +428,7 @@ class SimulationSession(QtCore.QObject):
             self._job = _Job(target, self.now)
             if not superseded:
                 self.busy_changed.emit(True)
-            self._work()
+            self._work(self._job)
         else:
             if superseded:
                 self.busy_changed.emit(False)
@@ -462,9 +462,14 @@ class SimulationSession(QtCore.QObject):
         if change.kind != "clock" and len(self._changes) < 500:
             self._changes.append(change)
 
-    def _work(self) -> None:
-        job = self._job
-        if job is None:
+    def _work(self, job: _Job) -> None:
+        """One slice of ``job``; the next one waits for the event loop.
+
+        A slice belongs to its job: one still queued when its job was cancelled or
+        superseded (an edit made while the last one re-simulates, a new target) does
+        nothing, so one job never runs two chains of slices per turn of the loop.
+        """
+        if job is not self._job or job.cancelled:
             return
         deadline = time.perf_counter() + self.chunk_s
 
@@ -489,7 +494,7 @@ class SimulationSession(QtCore.QObject):
             self.changed.emit()
             job.last_emit = time.perf_counter()
             job.redraw_s = job.last_emit - now
-        self._defer(self._work)
+        self._defer(lambda: self._work(job))
 
     def _finish_job(self) -> None:
         job = self._job

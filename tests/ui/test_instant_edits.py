@@ -291,6 +291,31 @@ class TestEdits:
         defer.drain()
         assert session.now == session.start + timedelta(days=3)
 
+    def test_edits_made_mid_resimulation_leave_one_chain_of_slices(self) -> None:
+        """Each edit starts a new re-simulation; a slice of the one it supersedes that
+        was still waiting for the event loop must do nothing. Otherwise every edit typed
+        while the last one re-simulates adds a chain of slices, and each turn of the loop
+        runs all of them before the window can redraw (the edit got slower each time)."""
+        session, defer = session_at(3, chunk_ms=0)  # one instant a slice
+        dags = session.scenario.dags
+        scenarios = [
+            dataclasses.replace(
+                session.scenario,
+                dags=(dataclasses.replace(dags[0], max_active_runs=runs), *dags[1:]),
+            )
+            for runs in (2, 3, 4, 5)
+        ]
+        for edited in scenarios:
+            session.replace_scenario(edited)
+        for _ in range(5):  # turns of the event loop: each runs the slices queued before it
+            turn, defer.pending = defer.pending, []
+            for callback in turn:
+                callback()
+            assert len(defer.pending) == 1  # one slice went on, and queued one successor
+        defer.drain()
+        assert session.now == session.start + timedelta(days=3)
+        assert record(session.sim) == fresh_record(scenarios[-1], session.now)
+
     def test_the_panes_follow_the_slices_of_a_resimulation(self, qtbot: QtBot) -> None:
         session, defer = session_at(4, chunk_ms=0)  # one instant a slice
         session.redraw_every_s = 0  # every slice (the default: a few times a second)

@@ -76,6 +76,7 @@ import dataclasses
 import gc
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -178,10 +179,12 @@ class SimulationSession(QtCore.QObject):
         publish_badges: bool = True,
         checkpoint_every: int = CHECKPOINT_EVERY,
         prepared: tuple[EngineInputs, Simulation] | None = None,
+        reap: Defer | None = None,
         parent: QtCore.QObject | None = None,
     ) -> None:
         """``prepared``: the inputs and fresh simulation of ``scenario``, built elsewhere
-        (a file opened in the background); built here otherwise."""
+        (a file opened in the background); built here otherwise. ``reap``: how a replaced
+        simulation's pieces wait for the event loop (``defer`` is for slices of runs)."""
         super().__init__(parent)
         self.checkpoint_every = checkpoint_every
         self.source = source
@@ -209,6 +212,9 @@ class SimulationSession(QtCore.QObject):
         #: The last instant processed before the current move (what the move's report covers).
         self._floor: datetime | None = None
         self._next_cache: tuple[tuple[int, datetime, int], datetime | None] | None = None
+        #: What a replaced simulation leaves, dropped a piece per turn (:meth:`_retire`).
+        self._retiring: deque[object] = deque()
+        self._reap = reap or qt_defer
 
     @classmethod
     def from_file(cls, path: str | Path, **kwargs: object) -> SimulationSession:
@@ -420,7 +426,10 @@ class SimulationSession(QtCore.QObject):
         self._sim = sim
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history.clear()
-        self._back.clear()
+        # the old engine's copies of its state, then the rest of it (issue 13)
+        self._retire([*old_sim.take_checkpoints(), *self._back, old_sim])
+        self._back = []
+        del old_sim
         self._last_processed = None
         self.scenario_replaced.emit()
         if keep_clock and target > self.now:
@@ -454,6 +463,23 @@ class SimulationSession(QtCore.QObject):
         return [a for a in self._scenario.script if a.at.value == instant]
 
     # ------------------------------------------------------------------ internals
+    def _retire(self, pieces: list[object]) -> None:
+        """Let go of ``pieces`` one per turn of the event loop, after what is pending.
+
+        An edit replaces a simulation weeks in: freeing it at once (its automatic
+        checkpoints and Back's copies are whole copies of the state) took 100-200 ms,
+        between the edit and its first redraw. One copy a turn is a few milliseconds.
+        """
+        self._retiring.extend(pieces)
+        if len(self._retiring) == len(pieces):  # no chain running yet
+            self._reap(self._drop_retired)
+
+    def _drop_retired(self) -> None:
+        if self._retiring:
+            self._retiring.popleft()
+        if self._retiring:
+            self._reap(self._drop_retired)
+
     def _note(self, t: datetime) -> bool:
         self._last_processed = t
         return True

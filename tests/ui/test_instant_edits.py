@@ -9,6 +9,7 @@ as all the runs created again."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -316,6 +317,32 @@ class TestEdits:
         assert session.now == session.start + timedelta(days=3)
         assert record(session.sim) == fresh_record(scenarios[-1], session.now)
 
+    def test_the_replaced_simulation_is_let_go_a_piece_per_turn(self) -> None:
+        """Freeing a simulation weeks in at once (its checkpoints are whole copies of the
+        state) held the edit's first redraw: the edit hands its pieces to the event loop,
+        one copy a turn, and the old engine itself goes last."""
+        reap = Deferred()
+        session, defer = session_at(4, checkpoint_every=200, reap=reap)
+        session.step_next()  # a move, so Back keeps a copy of the state too
+        old = weakref.ref(session.sim)
+        copies = len(session.sim._checkpoints) + len(session._back)
+        assert copies > 3
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        session.replace_scenario(edited)
+        assert old() is not None  # nothing freed before the panes could redraw
+        assert len(reap.pending) == 1  # one piece waits for each turn
+        turns = 0
+        while reap.pending:
+            assert old() is not None
+            reap.run_one()
+            turns += 1
+        assert turns == copies + 1 and old() is None
+        defer.drain()
+        assert record(session.sim) == fresh_record(edited, session.now)
+
     def test_the_panes_follow_the_slices_of_a_resimulation(self, qtbot: QtBot) -> None:
         session, defer = session_at(4, chunk_ms=0)  # one instant a slice
         session.redraw_every_s = 0  # every slice (the default: a few times a second)
@@ -433,3 +460,31 @@ class TestEditKinds:
         assert edit_kind(s, dataclasses.replace(s, clock=later)) == "view"
         assert edit_kind(s, dataclasses.replace(s, seed=s.seed + 1)) == "engine"
         assert edit_kind(s, dataclasses.replace(s, dags=s.dags[1:])) == "engine"
+
+
+class TestRunsTableAfterAnEdit:
+    def test_an_edit_never_tells_the_old_rows_that_their_zone_changed(
+        self, qtbot: QtBot
+    ) -> None:
+        """The timeline names its display zone again whenever an edit hands it a new
+        simulation; when the zone is the one shown, the runs table must not announce every
+        row changed (60 days in, the proxy re-filtered 50,000 rows of the replaced
+        simulation before the edit's first redraw). A zone that does change still does."""
+        session, defer = session_at(3)
+        bench = Workbench(session, ticker=ManualTicker())
+        qtbot.addWidget(bench)
+        model = bench.table.model
+        assert model.rowCount() > 100
+        announced: list[int] = []
+        model.dataChanged.connect(lambda a, b: announced.append(b.row() - a.row() + 1))
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        session.replace_scenario(edited)
+        defer.drain()
+        assert not [n for n in announced if n > 1]  # (a run's own row may change)
+        zone = bench.timeline.display_zone
+        other = "Asia/Tokyo" if zone != "Asia/Tokyo" else "Europe/Paris"
+        bench.timeline.set_display_zone(other)
+        assert announced[-1] == model.rowCount()

@@ -463,9 +463,7 @@ class TestEditKinds:
 
 
 class TestRunsTableAfterAnEdit:
-    def test_an_edit_never_tells_the_old_rows_that_their_zone_changed(
-        self, qtbot: QtBot
-    ) -> None:
+    def test_an_edit_never_tells_the_old_rows_that_their_zone_changed(self, qtbot: QtBot) -> None:
         """The timeline names its display zone again whenever an edit hands it a new
         simulation; when the zone is the one shown, the runs table must not announce every
         row changed (60 days in, the proxy re-filtered 50,000 rows of the replaced

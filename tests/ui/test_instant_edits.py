@@ -19,6 +19,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+import explorer.engine.loop as loop_module
 import explorer.ui.canvas.scene as scene_module
 from explorer.document.edit_reach import edit_kind
 from explorer.document.edits import replace_dag
@@ -316,6 +317,32 @@ class TestEdits:
         defer.drain()
         assert session.now == session.start + timedelta(days=3)
         assert record(session.sim) == fresh_record(scenarios[-1], session.now)
+
+    def test_an_edits_first_slice_is_one_instant(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The panes redraw after an edit's first slice: it processes one instant (the
+        re-simulation's first), however long a slice may be, so the edit is shown at once
+        and the slices that fill it in come after."""
+        session, defer = session_at(2, chunk_ms=60_000)  # slices far longer than the run
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        processed: list[datetime] = []
+        process = loop_module.process_instant
+
+        def counted(sim: Simulation, t: datetime) -> None:
+            processed.append(t)
+            process(sim, t)
+
+        monkeypatch.setattr(loop_module, "process_instant", counted)
+        redraws: list[datetime] = []
+        session.changed.connect(lambda: redraws.append(session.now))
+        session.replace_scenario(edited)
+        assert session.busy and session.resumed_at is None
+        assert processed == [session.start] and redraws == [session.start]
+        defer.drain()  # then one long slice does the rest
+        assert session.now == session.start + timedelta(days=2)
+        assert record(session.sim) == fresh_record(edited, session.now)
 
     def test_the_replaced_simulation_is_let_go_a_piece_per_turn(self) -> None:
         """Freeing a simulation weeks in at once (its checkpoints are whole copies of the

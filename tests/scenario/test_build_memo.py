@@ -96,3 +96,30 @@ def test_a_kept_dag_keeps_its_warnings_at_its_place() -> None:
     inputs = build_engine_inputs(moved)
     fresh = scratch(moved)
     assert shown(inputs) == shown(fresh) and inputs.warnings == fresh.warnings
+
+
+def test_an_edit_of_one_dag_walks_only_that_dags_asset_nodes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The builder's asset warnings walk every asset node of the scenario (twice): a kept
+    DAG's nodes are remembered, and the warnings are those of a walk from scratch."""
+    import explorer.scenario.assets as assets
+
+    s = synthetic_scenario(120)
+    build_engine_inputs(s)
+    walked: list[str] = []
+    original = assets._dag_places
+
+    def counted(dag: object, d: int) -> object:
+        walked.append(dag.dag_id)  # type: ignore[attr-defined]
+        return original(dag, d)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(assets, "_dag_places", counted)
+    dag = next(d for d in s.dags if d.schedule == "@daily")
+    edited = replace_dag(s, dag.dag_id, dataclasses.replace(dag, schedule="17 */3 * * *"))
+    inputs = build_engine_inputs(edited)
+    assert walked == [dag.dag_id]
+    assets._PLACES.clear()
+    fresh = scratch(edited)
+    assert inputs.warnings == fresh.warnings
+    assert list(assets.asset_places(edited)) == list(assets.asset_places(s))  # (no asset moved)

@@ -344,6 +344,17 @@ class Simulation:
         self.restore(state)
         return at
 
+    def take_checkpoints(self) -> list[SimState]:
+        """Hand over the automatic checkpoints (the simulation keeps none).
+
+        For a caller that drops a simulation it no longer runs: its checkpoints are
+        most of its memory (about 100 ms to free 60 days in for 200 DAGs), and the
+        caller can let them go a few at a time instead of all at once.
+        """
+        states = [state for _, state in self._checkpoints]
+        self._checkpoints = []
+        return states
+
     def _auto_checkpoint(self) -> None:
         """Every ``checkpoint_every`` instants (0: never; headless runs never rewind)."""
         if not self.checkpoint_every:

@@ -23,7 +23,7 @@ from explorer.engine.assets.uri import make_asset, near_misses
 from explorer.engine.dag import Outlet
 from explorer.engine.errors import EngineError
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
-from explorer.scenario.model import AssetDecl, AssetEventAction, Scenario, TaskOutcomeAction
+from explorer.scenario.model import AssetDecl, AssetEventAction, Dag, Scenario, TaskOutcomeAction
 from explorer.scenario.values import JsonValue
 
 __all__ = [
@@ -263,25 +263,24 @@ def condition_nodes(
                 yield (*path, key), key, child
 
 
+#: Each DAG's asset nodes, by the DAG's identity and place (the model is immutable and an
+#: edit keeps every DAG it does not change): the GUI builds the scenario after every edit,
+#: and the builder walks every DAG's conditions twice (issue 13). The DAG is kept with
+#: them, so its identity is never another DAG's. Oldest entries go first beyond the limit.
+_PLACES: dict[tuple[int, int], tuple[Dag, tuple[Place, ...]]] = {}
+_PLACES_LIMIT = 8192
+
+
 def asset_places(scenario: Scenario) -> Iterator[Place]:
     """Every asset node of the scenario, in file order."""
     for d, dag in enumerate(scenario.dags):
-        base: JsonPath = ("dags", d)
-        for value, where in schedule_conditions(dag.schedule, (*base, "schedule")):
-            for path, kind, body in condition_nodes(value, where):
-                yield Place(path, kind, body, "schedule", dag.dag_id)
-        for t, task in enumerate(dag.tasks):
-            task_path: JsonPath = (*base, "tasks", t)
-            for i, inlet in enumerate(task.inlets):
-                for path, kind, body in condition_nodes(inlet, (*task_path, "inlets", i)):
-                    yield Place(path, kind, body, "inlet", dag.dag_id, task.task_id)
-            for o, outlet in enumerate(task.outlets):
-                for path, kind, body in condition_nodes(outlet, (*task_path, "outlets", o)):
-                    yield Place(path, kind, body, "outlet", dag.dag_id, task.task_id)
-            for e, event in enumerate(task.alias_events):
-                where = (*task_path, "alias_events", e, "asset")
-                for path, kind, body in condition_nodes(event.asset, where):
-                    yield Place(path, kind, body, "alias_event", dag.dag_id, task.task_id)
+        known = _PLACES.get((id(dag), d))
+        if known is None or known[0] is not dag:
+            if len(_PLACES) >= _PLACES_LIMIT:
+                for key in list(_PLACES)[: _PLACES_LIMIT // 2]:
+                    del _PLACES[key]
+            known = _PLACES[(id(dag), d)] = (dag, tuple(_dag_places(dag, d)))
+        yield from known[1]
     for index, action in enumerate(scenario.script):
         if isinstance(action, TaskOutcomeAction):
             for e, event in enumerate(action.alias_events or ()):
@@ -291,6 +290,26 @@ def asset_places(scenario: Scenario) -> Iterator[Place]:
         elif isinstance(action, AssetEventAction):
             for path, kind, body in condition_nodes(action.asset, ("script", index, "asset")):
                 yield Place(path, kind, body, "asset_event")
+
+
+def _dag_places(dag: Dag, d: int) -> Iterator[Place]:
+    """The asset nodes of the DAG at ``$.dags[d]``, in file order."""
+    base: JsonPath = ("dags", d)
+    for value, where in schedule_conditions(dag.schedule, (*base, "schedule")):
+        for path, kind, body in condition_nodes(value, where):
+            yield Place(path, kind, body, "schedule", dag.dag_id)
+    for t, task in enumerate(dag.tasks):
+        task_path: JsonPath = (*base, "tasks", t)
+        for i, inlet in enumerate(task.inlets):
+            for path, kind, body in condition_nodes(inlet, (*task_path, "inlets", i)):
+                yield Place(path, kind, body, "inlet", dag.dag_id, task.task_id)
+        for o, outlet in enumerate(task.outlets):
+            for path, kind, body in condition_nodes(outlet, (*task_path, "outlets", o)):
+                yield Place(path, kind, body, "outlet", dag.dag_id, task.task_id)
+        for e, event in enumerate(task.alias_events):
+            where = (*task_path, "alias_events", e, "asset")
+            for path, kind, body in condition_nodes(event.asset, where):
+                yield Place(path, kind, body, "alias_event", dag.dag_id, task.task_id)
 
 
 def known_assets(scenario: Scenario, catalog: AssetCatalog) -> dict[AssetKey, None]:

@@ -118,6 +118,31 @@ class EngineInputs:
     options: AirflowOptions = field(default_factory=AirflowOptions)
 
 
+@dataclass(frozen=True, slots=True)
+class _BuiltDag:
+    """One DAG's file as a build made it, with what it was made from."""
+
+    dag: Dag
+    reading: ScheduleReading
+    assets: tuple[AssetDecl, ...]
+    config: object
+    options: AirflowOptions
+    source: str
+    file: DagFile
+    notes: tuple[Finding, ...]
+
+
+#: Each DAG's file from the latest builds, by the DAG's identity and place. The model is
+#: immutable and an edit keeps every DAG it does not change, and the rules' check keeps
+#: their schedule readings (``checks._DAG_MEMO``): after an edit of one DAG of 200 only
+#: that one is converted again (the GUI builds the whole scenario after every edit).
+#: A file is reused only when the DAG, its reading, the declared assets, the Airflow
+#: options and the source are the objects (or values) it was made from; the engine's
+#: specs and files are frozen, so two simulations may share them.
+_FILE_MEMO: dict[tuple[int, int], _BuiltDag] = {}
+_FILE_MEMO_LIMIT = 8192
+
+
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
     """Check ``scenario`` and convert it; refusals are located :class:`ScenarioError`."""
     document = write_scenario(scenario)
@@ -146,7 +171,7 @@ class _Builder:
         scenario = self.scenario
         options = self.options()
         files = tuple(
-            self.dag_file(dag, ("dags", i), readings[i], options)
+            self.remembered_dag_file(dag, i, readings[i], options)
             for i, dag in enumerate(scenario.dags)
         )
         dags = tuple(file.spec for file in files)
@@ -222,6 +247,41 @@ class _Builder:
             max_active_runs_per_dag=config.max_active_runs_per_dag,
             refresh_interval=config.refresh_interval,
         )
+
+    def remembered_dag_file(
+        self, dag: Dag, index: int, reading: ScheduleReading, options: AirflowOptions
+    ) -> DagFile:
+        """:meth:`dag_file` of ``$.dags[index]``, and its warnings, from the last build
+        that made them when nothing they read is another object (see :data:`_FILE_MEMO`)."""
+        scenario = self.scenario
+        known = _FILE_MEMO.get((id(dag), index))
+        if (
+            known is not None
+            and known.dag is dag
+            and known.reading is reading
+            and known.assets is scenario.assets
+            and known.config is scenario.airflow_config
+            and known.options == options
+            and known.source == self.source
+        ):
+            self.notes.extend(known.notes)
+            return known.file
+        first_note = len(self.notes)
+        file = self.dag_file(dag, ("dags", index), reading, options)
+        if len(_FILE_MEMO) >= _FILE_MEMO_LIMIT:
+            for key in list(_FILE_MEMO)[: _FILE_MEMO_LIMIT // 2]:
+                del _FILE_MEMO[key]
+        _FILE_MEMO[(id(dag), index)] = _BuiltDag(
+            dag,
+            reading,
+            scenario.assets,
+            scenario.airflow_config,
+            options,
+            self.source,
+            file,
+            tuple(self.notes[first_note:]),
+        )
+        return file
 
     def dag_file(
         self, dag: Dag, path: JsonPath, reading: ScheduleReading, options: AirflowOptions

@@ -11,6 +11,8 @@ and usable (issue 13, item 9).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
@@ -77,11 +79,44 @@ class CanvasBuild(QObject):
         self.document = document
         self.replacing = (replacing, replacing.undo_stack.index() if replacing else 0)
         self.scene = ScenarioScene(document, palette, build=False)
-        self.run = SlicedRun(self.scene.build_steps(), self)
+        self.run = SlicedRun(self._steps(), self)
         name = document.path.name if document.path is not None else document.scenario.name
         self._text = f"Opening {name}: drawing the canvas…"
         self.run.progress.connect(lambda share: self.progress.emit(self._text, share))
         self.run.finished.connect(lambda: self.ready.emit(self.document, self.scene))
+
+    #: The share of the work the items take; the rest is the badges (:meth:`_badge_steps`).
+    ITEMS_SHARE = 0.9
+
+    def _steps(self) -> Iterator[float]:
+        for share in self.scene.build_steps():
+            yield share * self.ITEMS_SHARE
+        yield from self._badge_steps()
+
+    def _badge_steps(self) -> Iterator[float]:
+        """Each DAG node's live badge at the prepared simulation's clock, a node a step.
+
+        The simulation panes show the same badges when the document is swapped in; made
+        then, 2,000 badges (each re-measuring its node and the scene's bounds) were a
+        tenth of a second of the freeze at the swap. Made here, the panes find every
+        badge already shown and change nothing.
+        """
+        prepared = self.document.prepared
+        if prepared is None:
+            return
+        from explorer.document.panels.badges import compute_badges
+        from explorer.ui.simulation_panes import badge_look
+
+        simulation = prepared[1]
+        badges = compute_badges(simulation)  # type: ignore[arg-type]  # (inputs, Simulation)
+        yield self.ITEMS_SHARE
+        total = max(1, len(badges))
+        for done, (dag_id, badge) in enumerate(badges.items(), start=1):
+            item = self.scene.nodes.get(f"dag:{dag_id}")
+            if item is not None:
+                item.set_live(badge_look(badge))
+            yield self.ITEMS_SHARE + (1 - self.ITEMS_SHARE) * done / total
+        self.scene.itemsBoundingRect()  # measured once with the badges, before the swap
 
     def start(self) -> None:
         self.progress.emit(self._text, 0.0)

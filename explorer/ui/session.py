@@ -74,8 +74,10 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import math
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -138,6 +140,9 @@ class _Job:
     last_emit: float = 0.0
     #: How long the panes took to redraw after the last slice they were shown.
     redraw_s: float = 0.0
+    #: The next slice is one instant (an edit's first: the panes show the edited scenario
+    #: at once, and the slices that fill it in come after that redraw).
+    quick: bool = False
 
 
 #: How many instants at which nothing changes one step may pass over.
@@ -180,10 +185,12 @@ class SimulationSession(QtCore.QObject):
         publish_badges: bool = True,
         checkpoint_every: int = CHECKPOINT_EVERY,
         prepared: tuple[EngineInputs, Simulation] | None = None,
+        reap: Defer | None = None,
         parent: QtCore.QObject | None = None,
     ) -> None:
         """``prepared``: the inputs and fresh simulation of ``scenario``, built elsewhere
-        (a file opened in the background); built here otherwise."""
+        (a file opened in the background); built here otherwise. ``reap``: how a replaced
+        simulation's pieces wait for the event loop (``defer`` is for slices of runs)."""
         super().__init__(parent)
         self.checkpoint_every = checkpoint_every
         self.source = source
@@ -211,6 +218,9 @@ class SimulationSession(QtCore.QObject):
         #: The last instant processed before the current move (what the move's report covers).
         self._floor: datetime | None = None
         self._next_cache: tuple[tuple[int, datetime, int], datetime | None] | None = None
+        #: What a replaced simulation leaves, dropped a piece per turn (:meth:`_retire`).
+        self._retiring: deque[object] = deque()
+        self._reap = reap or qt_defer
 
     @classmethod
     def from_file(cls, path: str | Path, **kwargs: object) -> SimulationSession:
@@ -299,7 +309,7 @@ class SimulationSession(QtCore.QObject):
         self._begin_move()
         self._job = _Job(instant, self.now)
         self.busy_changed.emit(True)
-        self._work()
+        self._work(self._job)
 
     def scrub_to(self, instant: datetime) -> None:
         """Move the clock anywhere in the horizon (the scrub bar, dragging the clock line)."""
@@ -422,15 +432,18 @@ class SimulationSession(QtCore.QObject):
         self._sim = sim
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history.clear()
-        self._back.clear()
+        # the old engine's copies of its state, then the rest of it (issue 13)
+        self._retire([*old_sim.take_checkpoints(), *self._back, old_sim])
+        self._back = []
+        del old_sim
         self._last_processed = None
         self.scenario_replaced.emit()
         if keep_clock and target > self.now:
             self._begin_move()  # in slices, like any long run (not a move Back returns from)
-            self._job = _Job(target, self.now)
+            self._job = _Job(target, self.now, quick=True)
             if not superseded:
                 self.busy_changed.emit(True)
-            self._work()
+            self._work(self._job)
         else:
             if superseded:
                 self.busy_changed.emit(False)
@@ -456,6 +469,23 @@ class SimulationSession(QtCore.QObject):
         return [a for a in self._scenario.script if a.at.value == instant]
 
     # ------------------------------------------------------------------ internals
+    def _retire(self, pieces: list[object]) -> None:
+        """Let go of ``pieces`` one per turn of the event loop, after what is pending.
+
+        An edit replaces a simulation weeks in: freeing it at once (its automatic
+        checkpoints and Back's copies are whole copies of the state) took 100-200 ms,
+        between the edit and its first redraw. One copy a turn is a few milliseconds.
+        """
+        self._retiring.extend(pieces)
+        if len(self._retiring) == len(pieces):  # no chain running yet
+            self._reap(self._drop_retired)
+
+    def _drop_retired(self) -> None:
+        if self._retiring:
+            self._retiring.popleft()
+        if self._retiring:
+            self._reap(self._drop_retired)
+
     def _note(self, t: datetime) -> bool:
         self._last_processed = t
         return True
@@ -464,11 +494,19 @@ class SimulationSession(QtCore.QObject):
         if change.kind != "clock" and len(self._changes) < 500:
             self._changes.append(change)
 
-    def _work(self) -> None:
-        job = self._job
-        if job is None:
+    def _work(self, job: _Job) -> None:
+        """One slice of ``job``; the next one waits for the event loop.
+
+        A slice belongs to its job: one still queued when its job was cancelled or
+        superseded (an edit made while the last one re-simulates, a new target) does
+        nothing, so one job never runs two chains of slices per turn of the loop.
+        """
+        if job is not self._job or job.cancelled:
             return
-        deadline = time.perf_counter() + self.chunk_s
+        # (an infinite slice means no slicing at all: tests that do not study it)
+        quick = job.quick and not math.isinf(self.chunk_s)
+        job.quick = False
+        deadline = time.perf_counter() + (0.0 if quick else self.chunk_s)
 
         def progress(t: datetime) -> bool:
             self._last_processed = t
@@ -491,7 +529,7 @@ class SimulationSession(QtCore.QObject):
             self.changed.emit()
             job.last_emit = time.perf_counter()
             job.redraw_s = job.last_emit - now
-        self._defer(self._work)
+        self._defer(lambda: self._work(job))
 
     def _finish_job(self) -> None:
         job = self._job

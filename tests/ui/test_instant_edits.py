@@ -9,6 +9,7 @@ as all the runs created again."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -18,6 +19,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+import explorer.engine.loop as loop_module
 import explorer.ui.canvas.scene as scene_module
 from explorer.document.edit_reach import edit_kind
 from explorer.document.edits import replace_dag
@@ -291,6 +293,83 @@ class TestEdits:
         defer.drain()
         assert session.now == session.start + timedelta(days=3)
 
+    def test_edits_made_mid_resimulation_leave_one_chain_of_slices(self) -> None:
+        """Each edit starts a new re-simulation; a slice of the one it supersedes that
+        was still waiting for the event loop must do nothing. Otherwise every edit typed
+        while the last one re-simulates adds a chain of slices, and each turn of the loop
+        runs all of them before the window can redraw (the edit got slower each time)."""
+        session, defer = session_at(3, chunk_ms=0)  # one instant a slice
+        dags = session.scenario.dags
+        scenarios = [
+            dataclasses.replace(
+                session.scenario,
+                dags=(dataclasses.replace(dags[0], max_active_runs=runs), *dags[1:]),
+            )
+            for runs in (2, 3, 4, 5)
+        ]
+        for edited in scenarios:
+            session.replace_scenario(edited)
+        for _ in range(5):  # turns of the event loop: each runs the slices queued before it
+            turn, defer.pending = defer.pending, []
+            for callback in turn:
+                callback()
+            assert len(defer.pending) == 1  # one slice went on, and queued one successor
+        defer.drain()
+        assert session.now == session.start + timedelta(days=3)
+        assert record(session.sim) == fresh_record(scenarios[-1], session.now)
+
+    def test_an_edits_first_slice_is_one_instant(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The panes redraw after an edit's first slice: it processes one instant (the
+        re-simulation's first), however long a slice may be, so the edit is shown at once
+        and the slices that fill it in come after."""
+        session, defer = session_at(2, chunk_ms=60_000)  # slices far longer than the run
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        processed: list[datetime] = []
+        process = loop_module.process_instant
+
+        def counted(sim: Simulation, t: datetime) -> None:
+            processed.append(t)
+            process(sim, t)
+
+        monkeypatch.setattr(loop_module, "process_instant", counted)
+        redraws: list[datetime] = []
+        session.changed.connect(lambda: redraws.append(session.now))
+        session.replace_scenario(edited)
+        assert session.busy and session.resumed_at is None
+        assert processed == [session.start] and redraws == [session.start]
+        defer.drain()  # then one long slice does the rest
+        assert session.now == session.start + timedelta(days=2)
+        assert record(session.sim) == fresh_record(edited, session.now)
+
+    def test_the_replaced_simulation_is_let_go_a_piece_per_turn(self) -> None:
+        """Freeing a simulation weeks in at once (its checkpoints are whole copies of the
+        state) held the edit's first redraw: the edit hands its pieces to the event loop,
+        one copy a turn, and the old engine itself goes last."""
+        reap = Deferred()
+        session, defer = session_at(4, checkpoint_every=200, reap=reap)
+        session.step_next()  # a move, so Back keeps a copy of the state too
+        old = weakref.ref(session.sim)
+        copies = len(session.sim._checkpoints) + len(session._back)
+        assert copies > 3
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        session.replace_scenario(edited)
+        assert old() is not None  # nothing freed before the panes could redraw
+        assert len(reap.pending) == 1  # one piece waits for each turn
+        turns = 0
+        while reap.pending:
+            assert old() is not None
+            reap.run_one()
+            turns += 1
+        assert turns == copies + 1 and old() is None
+        defer.drain()
+        assert record(session.sim) == fresh_record(edited, session.now)
+
     def test_the_panes_follow_the_slices_of_a_resimulation(self, qtbot: QtBot) -> None:
         session, defer = session_at(4, chunk_ms=0)  # one instant a slice
         session.redraw_every_s = 0  # every slice (the default: a few times a second)
@@ -408,3 +487,29 @@ class TestEditKinds:
         assert edit_kind(s, dataclasses.replace(s, clock=later)) == "view"
         assert edit_kind(s, dataclasses.replace(s, seed=s.seed + 1)) == "engine"
         assert edit_kind(s, dataclasses.replace(s, dags=s.dags[1:])) == "engine"
+
+
+class TestRunsTableAfterAnEdit:
+    def test_an_edit_never_tells_the_old_rows_that_their_zone_changed(self, qtbot: QtBot) -> None:
+        """The timeline names its display zone again whenever an edit hands it a new
+        simulation; when the zone is the one shown, the runs table must not announce every
+        row changed (60 days in, the proxy re-filtered 50,000 rows of the replaced
+        simulation before the edit's first redraw). A zone that does change still does."""
+        session, defer = session_at(3)
+        bench = Workbench(session, ticker=ManualTicker())
+        qtbot.addWidget(bench)
+        model = bench.table.model
+        assert model.rowCount() > 100
+        announced: list[int] = []
+        model.dataChanged.connect(lambda a, b: announced.append(b.row() - a.row() + 1))
+        dags = session.scenario.dags
+        edited = dataclasses.replace(
+            session.scenario, dags=(dataclasses.replace(dags[0], max_active_runs=3), *dags[1:])
+        )
+        session.replace_scenario(edited)
+        defer.drain()
+        assert not [n for n in announced if n > 1]  # (a run's own row may change)
+        zone = bench.timeline.display_zone
+        other = "Asia/Tokyo" if zone != "Asia/Tokyo" else "Europe/Paris"
+        bench.timeline.set_display_zone(other)
+        assert announced[-1] == model.rowCount()

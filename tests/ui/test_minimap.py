@@ -136,3 +136,31 @@ def test_on_a_small_screen_the_minimap_takes_at_most_a_third_of_the_canvas(
     big = view.viewport().size()
     assert big.height() * 0.34 >= 160 and big.width() * 0.34 >= 240, big
     assert (minimap.width(), minimap.height()) == (240, 160)
+
+
+def test_the_schematic_is_drawn_once_per_paint_however_often_the_minimap_resizes(
+    big: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each size the minimap takes before it is painted again needs no drawing of its
+    own: the swap to a 2,000-DAG document resized it twice, and both sizes drew the whole
+    schematic (tens of milliseconds each) during the freeze."""
+    ws = big.workspace
+    assert ws is not None
+    minimap = ws.view.minimap
+    assert minimap.isVisible()
+    drawn: list[None] = []
+    paint = type(minimap)._paint_schematic
+
+    def counted(self: object, painter: QtGui.QPainter, scale: float) -> None:
+        drawn.append(None)
+        paint(self, painter, scale)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(minimap), "_paint_schematic", counted)
+    size = minimap.size()
+    for grow in (12, 24, 0):
+        minimap.setFixedSize(size.width() - grow, size.height() - grow // 2)
+    assert drawn == []  # nothing drawn before the paint
+    minimap.viewport().repaint()
+    assert len(drawn) == 1
+    accent = ws.scene.colors.accent("dag")
+    assert _accent_pixels(minimap, accent) > 200  # and the picture is the whole graph

@@ -220,3 +220,50 @@ def test_cancel_while_the_canvas_is_drawn_keeps_the_old_document(
     assert window.building is None and not window.opening.isVisible()
     qtbot.wait(100)
     assert window.document() is old
+
+
+def test_the_badges_are_drawn_with_the_canvas_not_at_the_swap(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The swap to the opened document is one freeze (panes made, view fitted): the DAG
+    nodes' live badges are made in the canvas's slices before it, so the panes find each
+    badge shown already and the swap changes none of them (it used to change every one)."""
+    from explorer.ui.canvas.items import NodeItem
+
+    big = big_file(tmp_path)
+    assert big.stat().st_size >= window.files.background_bytes
+    assert window.open_file(ORDERS)
+    swapping = [False]
+    changed_at_swap: list[str] = []
+    set_live = NodeItem.set_live
+
+    def counted(item: NodeItem, live: tuple[str, str, str] | None) -> None:
+        if swapping[0] and live != item.live:
+            changed_at_swap.append(item.view.node_id)
+        set_live(item, live)
+
+    monkeypatch.setattr(NodeItem, "set_live", counted)
+    show = MainWindow._show_document
+
+    def swap(self: MainWindow, *args: object, **kwargs: object) -> None:
+        swapping[0] = True
+        try:
+            show(self, *args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            swapping[0] = False
+
+    monkeypatch.setattr(MainWindow, "_show_document", swap)
+    assert window.open_file(big)
+    qtbot.waitUntil(
+        lambda: window.document() is not None and len(window.document().scenario.dags) == 400,
+        timeout=120_000,
+    )
+    scene = window.workspace.scene  # type: ignore[union-attr]
+    badged = [n for n, item in scene.nodes.items() if n.startswith("dag:") and item.live]
+    assert len(badged) == 400  # every DAG shows its badge
+    assert changed_at_swap == []
+    panes = window.workspace.simulation  # type: ignore[union-attr]
+    from explorer.ui.simulation_panes import badge_look
+
+    expected = {f"dag:{d}": badge_look(b) for d, b in panes.session.badges().items()}
+    assert {n: scene.nodes[n].live for n in expected} == expected

@@ -65,6 +65,8 @@ class Minimap(QGraphicsView):
         self.source = main.scene()
         self.setScene(QGraphicsScene(self))
         self._picture: QPixmap | None = None
+        #: The bounds to draw the picture for at the next paint (None: it is up to date).
+        self._redraw_due: QRectF | None = None
         self._picture_bounds = QRectF()
         self._picture_size = QSize()
         self._fitted: tuple[QRectF, QSize] | None = None
@@ -205,7 +207,10 @@ class Minimap(QGraphicsView):
             or bounds != self._picture_bounds
             or self._picture_size != size
         ):
-            self._redraw(bounds)
+            # drawn when next painted: the swap to a 2,000-DAG document resized the
+            # minimap twice, and each size drew the whole schematic again (issue 13)
+            self._redraw_due = bounds
+            self.viewport().update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.main and event.type() == QEvent.Type.Show and self._pending:
@@ -224,8 +229,9 @@ class Minimap(QGraphicsView):
         if not self.isHidden():
             self._stale.start()  # a drag moves a node every event: redraw once it rests
 
-    def _redraw(self, bounds: QRectF | None = None) -> None:
-        """Draw the schematic of the whole graph into the cached picture."""
+    def _redraw(self, bounds: QRectF | None = None, *, repaint: bool = True) -> None:
+        """Draw the schematic of the whole graph into the cached picture (``repaint``:
+        and have it painted; not while it is being painted)."""
         if bounds is None:
             bounds = self.graph_bounds()
         self._picture_bounds = bounds
@@ -251,7 +257,8 @@ class Minimap(QGraphicsView):
         finally:
             painter.end()
         self._picture = picture
-        self.viewport().update()
+        if repaint:
+            self.viewport().update()
 
     def _paint_schematic(self, painter: QPainter, scale: float) -> None:
         scene = self.source
@@ -280,6 +287,9 @@ class Minimap(QGraphicsView):
             )
 
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        due, self._redraw_due = self._redraw_due, None
+        if due is not None:
+            self._redraw(due, repaint=False)
         colors = getattr(self.source, "colors", None)
         if colors is not None:
             painter.fillRect(rect, colors.background)

@@ -168,10 +168,17 @@ class RunsTableModel(QtCore.QAbstractTableModel):
             found = self._rendered[store_row] = self.template.render(context)
         return found
 
-    def set_display_zone(self, name: str) -> None:
-        self.zone = zone_of(name)
+    def set_display_zone(self, name: str) -> bool:
+        """Show times in ``name``; False when they already were (nothing to redraw: the
+        timeline names its zone again on every edit, and telling 50,000 rows of a
+        replaced simulation they changed had the proxy filter each of them)."""
+        zone = zone_of(name)
+        if zone == self.zone:
+            return False
+        self.zone = zone
         if self._count:
             self.dataChanged.emit(self.index(0, 0), self.index(self._count - 1, len(COLUMNS) - 1))
+        return True
 
     def refresh(self, sim: Simulation) -> None:
         self._contexts = ContextBuilder(sim)  # the clock moved: contexts are read again
@@ -483,8 +490,8 @@ class RunsTable(QtWidgets.QWidget):
             self._grow_timer.start()
 
     def set_display_zone(self, name: str) -> None:
-        self.model.set_display_zone(name)
-        self._grow_timer.start()
+        if self.model.set_display_zone(name):
+            self._grow_timer.start()
 
     def set_dag_filter(self, keys: Collection[str] | None) -> None:
         """Follow the canvas filter: the runs of the DAGs among ``keys`` (lane keys: DAG ids

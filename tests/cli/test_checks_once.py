@@ -63,6 +63,8 @@ def test_validate_checks_each_file_once(checks: Counter[str]) -> None:
 
 def test_an_option_set_on_the_command_line_is_checked_with_it(checks: Counter[str]) -> None:
     # ``--set`` makes a new model after the load: that one is checked at the build.
-    text = run("simulate", str(SCENARIO), "--format", "csv", "--set", "scheduler.catchup_by_default=true")
+    text = run(
+        "simulate", str(SCENARIO), "--format", "csv", "--set", "scheduler.catchup_by_default=true"
+    )
     assert text.startswith("dag_id,run_id,")
     assert checks == {"schema_problems": 2, "check_scenario": 2}

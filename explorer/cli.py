@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from explorer import __version__
+from explorer.engine.alerts import record_with_alerts
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
-from explorer.engine.record import RUN_FIELDS, build_record, iso, run_row
+from explorer.engine.record import RUN_FIELDS, iso, run_row
 from explorer.engine.render import render_runs
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
@@ -147,7 +148,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "csv":
         _write_csv(sim, out, args.render)
         return 0
-    record = build_record(
+    record = record_with_alerts(
         sim,
         until=end,
         extra_warnings=list(inputs.warnings),

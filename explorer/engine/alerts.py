@@ -35,13 +35,21 @@ from explorer.engine.assets.condition import (
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.partition_waits import OwedKeys
+from explorer.engine.record import build_record
 from explorer.engine.types import ReferenceRun, TimeRestriction
 from explorer.engine.tz import iso
 
 if TYPE_CHECKING:
     from explorer.engine.simulation import Simulation
 
-__all__ = ["DEFAULT_SILENCE_FACTOR", "Alert", "compute_alerts", "expected_cadence"]
+__all__ = [
+    "DEFAULT_SILENCE_FACTOR",
+    "Alert",
+    "add_alerts",
+    "compute_alerts",
+    "expected_cadence",
+    "record_with_alerts",
+]
 
 DEFAULT_SILENCE_FACTOR = 1.5
 _MAX_TICKS = 2000
@@ -383,3 +391,35 @@ def _backlog(sim: Simulation, dag: DagState) -> list[Alert]:
             f"{spec.max_active_runs} at a time until the backlog drains (SCH-7)",
         )
     ]
+
+
+def add_alerts(
+    record: dict[str, Any], sim: Simulation, silence_factor: float = DEFAULT_SILENCE_FACTOR
+) -> dict[str, Any]:
+    """``record`` (from :func:`explorer.engine.record.build_record`) with its ``alerts``
+    section, computed up to the record's own ``until``.
+
+    The section goes right after ``pending``, where the record format (contract
+    section 4) has always had it, so JSON output keeps its key order.
+    """
+    until = datetime.fromisoformat(record["until"])
+    alerts = [a.to_dict() for a in compute_alerts(sim, until, silence_factor)]
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        out[key] = value
+        if key == "pending":
+            out["alerts"] = alerts
+    out.setdefault("alerts", alerts)
+    return out
+
+
+def record_with_alerts(
+    sim: Simulation,
+    *,
+    until: datetime,
+    extra_warnings: list[str] | None = None,
+    silence_factor: float = DEFAULT_SILENCE_FACTOR,
+) -> dict[str, Any]:
+    """The whole record of ``sim``: built by ``record``, then its alerts added from it."""
+    record = build_record(sim, until=until, extra_warnings=extra_warnings)
+    return add_alerts(record, sim, silence_factor)

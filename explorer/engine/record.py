@@ -2,6 +2,10 @@
 
 Every instant is ISO-8601 UTC with ``Z``; where Airflow leaves a field empty
 the record says ``null``.
+
+This module builds the record; it does not know the alerts. Alerts are
+computed from a built record (:func:`explorer.engine.alerts.record_with_alerts`
+adds their section), not the other way round (issue 14).
 """
 
 from __future__ import annotations
@@ -9,7 +13,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from explorer.engine.alerts import DEFAULT_SILENCE_FACTOR, compute_alerts
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetEvent, EventSource
 from explorer.engine.partition_waits import partition_waits
@@ -163,16 +166,15 @@ def build_record(
     *,
     until: datetime,
     extra_warnings: list[str] | None = None,
-    silence_factor: float = DEFAULT_SILENCE_FACTOR,
 ) -> dict[str, Any]:
-    """The JSON record of ``sim`` as it stands (runs in creation order)."""
+    """The JSON record of ``sim`` as it stands (runs in creation order), without its
+    ``alerts`` section (:func:`explorer.engine.alerts.record_with_alerts` adds it)."""
     events = sim.state.assets.events
     return {
         "until": iso(until),
         "runs": [_run(run, events) for run in sim.runs],
         "asset_events": [event_dict(e) for e in events],
         "pending": {**pending_section(sim), **_partition_pending(sim, until)},
-        "alerts": [a.to_dict() for a in compute_alerts(sim, until, silence_factor)],
         "dags": _dags(sim),
         "audit_log": [_audit(entry) for entry in sim.state.audit_log],
         "asset_state": [

@@ -51,6 +51,7 @@ from explorer.engine.options import AirflowOptions
 from explorer.engine.tz import get_zone
 from explorer.scenario.asset_dags import PathMap, expand
 from explorer.scenario.assets import AssetCatalog, Finding, asset_notes, frozen_extra
+from explorer.scenario.checked import take_checked
 from explorer.scenario.checks import check_scenario
 from explorer.scenario.errors import JsonPath, ScenarioError, raise_problems, render_path
 from explorer.scenario.model import (
@@ -146,9 +147,11 @@ _FILE_MEMO_LIMIT = 8192
 def build_engine_inputs(scenario: Scenario, *, source: str = "<scenario>") -> EngineInputs:
     """Check ``scenario`` and convert it; refusals are located :class:`ScenarioError`."""
     document = write_scenario(scenario)
-    raise_problems(schema_problems(document, source=source))
-    readings: dict[int, ScheduleReading] = {}
-    raise_problems(check_scenario(scenario, source=source, readings=readings))
+    readings = take_checked(scenario)  # loaded and checked just before: once is enough
+    if readings is None:
+        raise_problems(schema_problems(document, source=source))
+        readings = {}
+        raise_problems(check_scenario(scenario, source=source, readings=readings))
     expanded, back = expand(scenario)  # @asset DAGs as DAGs, reported at their own place
     try:
         return _Builder(expanded, source, back).build(readings, document)

@@ -13,11 +13,13 @@ import json
 import os
 from pathlib import Path
 
+from explorer.scenario.checked import remember_checked
 from explorer.scenario.checks import check_scenario
 from explorer.scenario.errors import JsonPath, ScenarioError, raise_problems
 from explorer.scenario.migrations import migrate
 from explorer.scenario.model import Scenario
 from explorer.scenario.read import read_scenario
+from explorer.scenario.schedules import ScheduleReading
 from explorer.scenario.validate import document_order, schema_problems
 from explorer.scenario.values import JsonObject, JsonValue
 
@@ -44,7 +46,8 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
     try:
         raise_problems(schema_problems(document, source=source))
         scenario = read_scenario(document)
-        problems = check_scenario(scenario, source=source)
+        readings: dict[int, ScheduleReading] = {}
+        problems = check_scenario(scenario, source=source, readings=readings)
     except RecursionError as exc:
         raise ScenarioError(source, "$", "nested too deeply to be read") from exc
     except (ValueError, TypeError, OverflowError, KeyError) as exc:
@@ -53,6 +56,7 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError(source, "$", message) from exc
     problems.sort(key=lambda p: document_order(document, p.steps))
     raise_problems(problems)
+    remember_checked(scenario, readings)  # the build checks it no more (scenario.checked)
     return scenario
 
 

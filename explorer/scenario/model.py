@@ -561,7 +561,7 @@ class ImportInfo:
     extras: JsonObject = field(default_factory=_extras)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # weakref: scenario.checked
 class Scenario:
     """A whole scenario file: the DAGs, the simulated deployment, its script, the GUI layout."""
 

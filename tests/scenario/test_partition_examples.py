@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from explorer.cli import main
+from explorer.engine.alerts import record_with_alerts
 from explorer.engine.assets.condition import AssetKey
-from explorer.engine.record import build_record
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 from explorer.scenario import build_engine_inputs, load_scenario, loads_scenario
@@ -48,7 +48,9 @@ RECORD_SECTIONS = {
 def record(name: str) -> dict[str, Any]:
     inputs = build_engine_inputs(load_scenario(EXAMPLES / name), source=name)
     assert inputs.until is not None
-    return build_record(simulated(name), until=inputs.until, silence_factor=inputs.silence_factor)
+    return record_with_alerts(
+        simulated(name), until=inputs.until, silence_factor=inputs.silence_factor
+    )
 
 
 def runs_of(name: str, dag_id: str) -> list[DagRun]:
@@ -367,5 +369,5 @@ def test_a_daily_rollup_is_not_silent_between_its_daily_runs() -> None:
     name = "hourly_to_daily_rollup.json"
     inputs = build_engine_inputs(load_scenario(EXAMPLES / name))
     assert inputs.until is not None
-    alerts = build_record(simulated(name), until=inputs.until)["alerts"]  # default factor 1.5
+    alerts = record_with_alerts(simulated(name), until=inputs.until)["alerts"]  # default 1.5
     assert "daily_sales_summary" not in {a["subject"] for a in alerts}

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from explorer.cli import main
+from explorer.engine.alerts import record_with_alerts
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.watchers import SourceChange
-from explorer.engine.record import build_record
 from explorer.scenario import (
     AlertSettings,
     EngineInputs,
@@ -210,7 +210,7 @@ class TestSeedAndFailures:
         sim = make_simulation(inputs)
         sim.advance_to(inputs.until)
         sim.finish()
-        return build_record(sim, until=inputs.until)
+        return record_with_alerts(sim, until=inputs.until)
 
     def states(self, record: dict[str, Any]) -> list[str]:
         return [r["state"] for r in record["runs"] if r["dag_id"] == "a"]

@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from explorer.cli import main as cli_main
 from explorer.document.panels.badges import DagBadge
-from explorer.engine.record import build_record
+from explorer.engine.alerts import record_with_alerts
 from explorer.scenario import load_scenario, save_scenario
 from explorer.scenario.model import (
     AssetEventAction,
@@ -141,7 +141,7 @@ class TestTheStory:
         session.run_to(session.until)
         path = tmp_path / "story.json"
         save_scenario(session.scenario, path)
-        gui = build_record(session.sim, until=session.until)
+        gui = record_with_alerts(session.sim, until=session.until)
         out = io.StringIO()
         with redirect_stdout(out):
             assert cli_main(["simulate", str(path), "--format", "json"]) == 0
@@ -167,8 +167,8 @@ class TestTheStory:
         bundled = SimulationSession.from_file(SCENARIOS / "ny_dst_orders_mart.json")
         bundled.run_to(bundled.until)
         strip = lambda r: {k: r[k] for k in ("runs", "asset_events", "alerts")}  # noqa: E731
-        assert strip(build_record(by_hand.sim, until=by_hand.until)) == strip(
-            build_record(bundled.sim, until=bundled.until)
+        assert strip(record_with_alerts(by_hand.sim, until=by_hand.until)) == strip(
+            record_with_alerts(bundled.sim, until=bundled.until)
         )
 
 

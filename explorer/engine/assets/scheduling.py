@@ -105,6 +105,8 @@ def record_event(
 ) -> AssetEvent:
     """``AssetManager.register_asset_change``: store the event, then queue consumers (AS-2)."""
     st = sim.state
+    aliases = tuple(sorted(via_aliases))
+    plain = partition_key is None and partition_date is None and not extra
     event = AssetEvent(
         id=len(st.assets.events),
         asset=key,
@@ -113,8 +115,9 @@ def record_event(
         partition_key=partition_key,
         partition_date=partition_date,
         extra=dict(extra) if extra else NO_EXTRA,
-        via_aliases=tuple(sorted(via_aliases)),
+        via_aliases=aliases,
         wrote_data=wrote_data,
+        origin=st.assets.origin(key, source, aliases, wrote_data) if plain else None,
     )
     new_resolution = st.assets.add(event)
     st.dirty = True

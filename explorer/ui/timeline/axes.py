@@ -21,6 +21,7 @@ from PySide6 import QtGui
 
 from explorer.document.timeline.timebase import zone_of
 from explorer.engine.tz import make_aware
+from explorer.ui.timeline.paint_cache import PaintCache
 
 __all__ = ["LaneAxis", "TimeAxis", "tick_instants"]
 
@@ -109,7 +110,38 @@ def _next_wall(wall: datetime, delta: timedelta, step: int) -> datetime:
     return wall + delta
 
 
-class TimeAxis(pg.AxisItem):  # type: ignore[misc]
+class _KeptAxis(pg.AxisItem):  # type: ignore[misc]
+    """An axis that keeps its last picture (:mod:`.paint_cache`) while its range, size,
+    font and pens stay: a clock step repaints the view under the axes, which did not move.
+    pyqtgraph calls :meth:`update` on every change it knows of, which drops the picture."""
+
+    def __init__(self, orientation: str) -> None:
+        self.paint_cache = PaintCache()
+        super().__init__(orientation)
+
+    def update(self, *args: object) -> None:
+        self.paint_cache.clear()
+        super().update(*args)
+
+    def paint_key(self) -> tuple[object, ...]:
+        view = self.linkedView()
+        ranges = tuple(tuple(r) for r in view.viewRange()) if view is not None else None
+        font = self.style.get("tickFont")
+        return (
+            ranges,
+            font.key() if font is not None else None,
+            self.pen().color().rgba(),
+            self.textPen().color().rgba(),
+        )
+
+    def paint(self, p: QtGui.QPainter, *args: object) -> None:
+        self.paint_cache.paint(p, self.boundingRect(), self.paint_key(), self.draw)
+
+    def draw(self, p: QtGui.QPainter) -> None:
+        super().paint(p, None, None)
+
+
+class TimeAxis(_KeptAxis):
     """A time axis labelled in one zone, ticked on round times of another (the display zone)."""
 
     def __init__(self, orientation: str, *, label_zone: str, tick_zone: str) -> None:
@@ -121,8 +153,11 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]
         self._labels: dict[tuple[object, ...], list[str]] = {}
         self.setStyle(tickTextOffset=4, autoExpandTextSpace=True)
 
-    def paint(self, p: QtGui.QPainter, *args: object) -> None:
-        """Draw straight onto the view's painter.
+    def paint_key(self) -> tuple[object, ...]:
+        return (*super().paint_key(), self.label_zone, self.tick_zone)
+
+    def draw(self, p: QtGui.QPainter) -> None:
+        """Draw straight onto the given painter (the view's, or the kept picture's).
 
         pyqtgraph records an axis into a ``QPicture`` and replays it; a time axis
         changes on every pan, so the recording is never reused and the replay
@@ -208,7 +243,7 @@ class TimeAxis(pg.AxisItem):  # type: ignore[misc]
         return out
 
 
-class LaneAxis(pg.AxisItem):  # type: ignore[misc]
+class LaneAxis(_KeptAxis):
     """Lane names on the left: DAG ids, then assets (prefixed with a diamond)."""
 
     def __init__(self) -> None:
@@ -231,6 +266,9 @@ class LaneAxis(pg.AxisItem):  # type: ignore[misc]
         first = max(0, math.ceil(min(minVal, maxVal)))
         last = min(len(self.labels) - 1, math.floor(max(minVal, maxVal)))
         return [(1.0, [float(i) for i in range(first, last + 1)])]
+
+    def paint_key(self) -> tuple[object, ...]:
+        return (*super().paint_key(), id(self.labels))
 
     def tickStrings(self, values: Sequence[float], scale: float, spacing: float) -> list[str]:
         out = []

@@ -58,6 +58,8 @@ class BandsItem(DeviceItem):
 
     def set_paused(self, spans: list[tuple[float, float, float]]) -> None:
         """Lanes of paused DAGs are hatched from the pause to the unpause (or the clock)."""
+        if spans == self.paused:  # a step that paused nothing: keep the picture
+            return
         self.paused = spans
         self.update()
 

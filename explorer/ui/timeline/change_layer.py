@@ -114,6 +114,10 @@ def deploy_report_of(inputs: EngineInputs, until: datetime) -> tuple[DeployRepor
 class ChangeMarksItem(DeviceItem):
     """Pen-drawn change marks (few: one per changed run at most)."""
 
+    #: Its paint records where the labels went (``label_rects``, for picking): drawn
+    #: every time, so those are viewport pixels and not a cached picture's.
+    cached = False
+
     def __init__(self) -> None:
         super().__init__()
         self.placed: list[PlacedMark] = []

@@ -32,6 +32,7 @@ from PySide6 import QtCore, QtGui
 
 from explorer.document.timeline.timebase import fmt_span
 from explorer.ui.timeline.batch import DeviceMap, RectBatch
+from explorer.ui.timeline.paint_cache import PaintCache
 from explorer.ui.timeline.style import NORMAL, TimelineStyle, failed_hatch, qcolor
 
 __all__ = ["DeviceItem", "RunsItem", "RunsView", "TextByRow"]
@@ -109,13 +110,31 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
     out: on PySide6 6.11 an exception escaping ``paint`` leaves the scene's
     painter broken and the next repaint crashes the process (seen: segfault).
     A failed paint is logged and the item is left blank for that frame.
+
+    An item with :attr:`cached` keeps its last picture (:mod:`.paint_cache`):
+    a repaint that changed neither its data nor its view copies pixels. Every
+    data setter calls :meth:`update`, which drops the picture.
     """
+
+    #: Keep the last picture between repaints (off for items whose data changes on
+    #: every step: the copy would only add to their paint).
+    cached = True
 
     def paint(self, painter: QtGui.QPainter, *args: object) -> None:
         try:
-            self.draw(painter)
+            view = self.viewRect() if self.cached else None
+            if view is None:
+                self.draw(painter)
+                return
+            key = (id(self.style), view.x(), view.y(), view.width(), view.height())
+            self.paint_cache.paint(painter, view, key, self.draw)
         except Exception:  # a blank item beats a dead application
             _log.exception("%s failed to paint", type(self).__name__)
+
+    def update(self, *args: object) -> None:
+        """Schedule a repaint that redraws (data changed), not one that copies the last picture."""
+        self.paint_cache.clear()
+        super().update(*args)
 
     def draw(self, painter: QtGui.QPainter) -> None:
         raise NotImplementedError
@@ -125,6 +144,7 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
         self.style: TimelineStyle = NORMAL
         self._bounds = QtCore.QRectF(0, 0, 1, 1)
         self._batch = RectBatch()
+        self.paint_cache = PaintCache()
 
     def set_style(self, style: TimelineStyle) -> None:
         self.style = style
@@ -136,8 +156,11 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
     def _set_bounds(self, x0: float, x1: float, y0: float, y1: float) -> None:
         if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
             x0, x1, y0, y1 = 0.0, 1.0, 0.0, 1.0
+        bounds = QtCore.QRectF(x0, y0, max(x1 - x0, 1.0), max(y1 - y0, 1.0))
+        if bounds == self._bounds:  # unchanged: no geometry change to announce (or repaint)
+            return
         self.prepareGeometryChange()
-        self._bounds = QtCore.QRectF(x0, y0, max(x1 - x0, 1.0), max(y1 - y0, 1.0))
+        self._bounds = bounds
 
     def _begin(self, painter: QtGui.QPainter) -> DeviceMap | None:
         view = self.viewRect()
@@ -182,6 +205,9 @@ def badge_labels(
 
 class RunsItem(DeviceItem):
     """Every run's interval, execution and marks, plus the selected run's outline."""
+
+    #: A step changes the runs (the clock extends running runs): drawn afresh each time.
+    cached = False
 
     def __init__(self) -> None:
         super().__init__()

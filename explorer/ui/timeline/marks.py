@@ -32,6 +32,9 @@ _EMPTY_I: IntArray = np.zeros(0, dtype=np.int32)
 class EventsItem(DeviceItem):
     """Asset events as ticks on asset lanes, coloured by source; highlighted ones ringed."""
 
+    #: Most steps add an event: a kept picture would be redrawn and copied each time.
+    cached = False
+
     def __init__(self) -> None:
         super().__init__()
         self.t = _EMPTY_F
@@ -43,6 +46,13 @@ class EventsItem(DeviceItem):
     def set_events(
         self, t: FloatArray, lane: FloatArray, source: IntArray, wrote: IntArray
     ) -> None:
+        if (
+            np.array_equal(t, self.t)
+            and np.array_equal(lane, self.lane)
+            and np.array_equal(source, self.source)
+            and np.array_equal(wrote, self.wrote)
+        ):
+            return  # a step that emitted no event: nothing to repaint
         self.t, self.lane, self.source, self.wrote = t, lane, source, wrote
         shown = lane >= 0
         if shown.any():
@@ -144,6 +154,9 @@ class LinkMark:
 class OverlayItem(DeviceItem):
     """Few, pen-drawn marks: next-run ghosts, window-member boxes, consumed-event links."""
 
+    #: The ghosts move with the clock on most steps, and they are few: drawn each time.
+    cached = False
+
     def __init__(self) -> None:
         super().__init__()
         self.ghosts: list[GhostMark] = []
@@ -158,6 +171,14 @@ class OverlayItem(DeviceItem):
         links: list[LinkMark] | None = None,
         doomed: list[DoomMark] | None = None,
     ) -> None:
+        same = (
+            (doomed is None or doomed == self.doomed)
+            and (ghosts is None or ghosts == self.ghosts)
+            and (boxes is None or boxes == self.boxes)
+            and (links is None or links == self.links)
+        )
+        if same:  # the marks a step re-reads are often the ones drawn: keep the picture
+            return
         if doomed is not None:
             self.doomed = doomed
         if ghosts is not None:

@@ -107,6 +107,8 @@ class PaintCache:
         inner = QtGui.QPainter(pixmap)
         try:
             inner.setTransform(transform * QtGui.QTransform.fromTranslate(-device.x(), -device.y()))
+            # hatch patterns line up with the device's pixel grid, as when drawn directly
+            inner.setBrushOrigin(QtCore.QPointF(-device.x(), -device.y()))
             draw(inner)
         finally:
             inner.end()

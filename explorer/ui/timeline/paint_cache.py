@@ -60,7 +60,9 @@ class PaintCache:
             draw(painter)
             return
         transform = painter.transform()
-        device = transform.mapRect(area).toAlignedRect()
+        # a pen drawn on the edge of ``area`` (an axis's tick ends there) reaches a pixel
+        # beyond it, and a direct paint is not clipped to the area: keep that margin too
+        device = transform.mapRect(area).toAlignedRect().adjusted(-2, -2, 2, 2)
         target = painter.device()
         if target is not None:
             device = device.intersected(QtCore.QRect(0, 0, target.width(), target.height()))

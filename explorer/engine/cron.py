@@ -17,7 +17,7 @@ once and then steps through precomputed readings (croniter costs about
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterError, croniter
@@ -106,6 +106,13 @@ class ZonedCron:
         return found
 
     def _next(self, current: datetime) -> datetime:
+        if self.zone is UTC and current.tzinfo is UTC:
+            # In UTC the wall reading is the instant (no gap, no fold: DST-1 to DST-3
+            # coincide), so the tables step the aware instant itself.
+            try:
+                return self._wall.next_after(current, UTC)
+            except (CroniterError, ValueError, OverflowError) as exc:
+                raise CronError(f"[{self.expression}] failed to find next date: {exc}") from exc
         naive = local(current, self.zone)
         try:
             scheduled = self._wall.next_after(naive)
@@ -117,6 +124,11 @@ class ZonedCron:
 
     def prev(self, current: datetime) -> datetime:
         """The last tick strictly before ``current`` (CronMixin._get_prev)."""
+        if self.zone is UTC and current.tzinfo is UTC:  # see _next
+            try:
+                return self._wall.prev_before(current, UTC)
+            except (CroniterError, ValueError, OverflowError) as exc:
+                raise CronError(f"[{self.expression}] failed to find previous date: {exc}") from exc
         naive = local(current, self.zone)
         try:
             scheduled = self._wall.prev_before(naive)

@@ -22,7 +22,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from functools import lru_cache
 
 from croniter import CroniterBadDateError, croniter
@@ -172,8 +172,8 @@ def _compile(expression: str) -> _Plan | None:
     )
 
 
-def _on(ordinal: int, seconds: int) -> datetime:
-    """The naive reading ``seconds`` into day ``ordinal``.
+def _on(ordinal: int, seconds: int, tz: tzinfo | None = None) -> datetime:
+    """The reading ``seconds`` into day ``ordinal`` (naive unless ``tz``).
 
     Built with the constructor: ``datetime.replace`` with keywords costs several
     times more, and this sits on the hot path.
@@ -181,7 +181,7 @@ def _on(ordinal: int, seconds: int) -> datetime:
     day = date.fromordinal(ordinal)
     hour, rest = divmod(seconds, 3600)
     minute, second = divmod(rest, 60)
-    return datetime(day.year, day.month, day.day, hour, minute, second)  # noqa: DTZ001
+    return datetime(day.year, day.month, day.day, hour, minute, second, 0, tz)
 
 
 class WallClockCron:
@@ -199,13 +199,17 @@ class WallClockCron:
         self.expression = expression
         self._plan = _compile(expression)
 
-    def next_after(self, wall: datetime) -> datetime:
+    def next_after(self, wall: datetime, tz: tzinfo | None = None) -> datetime:
+        """The first matching reading after ``wall``, carrying ``tz``.
+
+        ``tz`` lets a UTC caller pass an aware UTC instant and get one back: its
+        fields are its wall reading, so the two ``replace`` calls a round trip
+        through a naive reading costs are saved on the hot path.
+        """
         plan = self._plan
         year = wall.year
-        if plan is None or wall.tzinfo is not None or not _FIRST_YEAR <= year <= _LAST_YEAR:
-            value = croniter(self.expression, start_time=wall).get_next(datetime)
-            assert isinstance(value, datetime)
-            return value
+        if plan is None or wall.tzinfo is not tz or not _FIRST_YEAR <= year <= _LAST_YEAR:
+            return self._croniter(wall, tz, forward=True)
         # croniter searches from floor(wall) + one step; every firing time is a
         # multiple of the step, so "at or after that" is "strictly after wall's
         # whole seconds" and microseconds never matter.
@@ -219,7 +223,7 @@ class WallClockCron:
             if j < len(times):
                 hour, rest = divmod(times[j], 3600)
                 minute, second = divmod(rest, 60)
-                return datetime(year, wall.month, wall.day, hour, minute, second)  # noqa: DTZ001
+                return datetime(year, wall.month, wall.day, hour, minute, second, 0, tz)
             i += 1
         # croniter's window is counted from the year it starts searching in.
         last_step = wall.month == 12 and wall.day == 31 and secs >= _DAY - plan.step
@@ -230,15 +234,14 @@ class WallClockCron:
                 raise CroniterBadDateError("failed to find next date")
             days = plan.days(year)
             i = 0
-        return _on(days[i], times[0])
+        return _on(days[i], times[0], tz)
 
-    def prev_before(self, wall: datetime) -> datetime:
+    def prev_before(self, wall: datetime, tz: tzinfo | None = None) -> datetime:
+        """The last matching reading before ``wall``, carrying ``tz`` (see :meth:`next_after`)."""
         plan = self._plan
         year = wall.year
-        if plan is None or wall.tzinfo is not None or not _FIRST_YEAR <= year <= _LAST_YEAR:
-            value = croniter(self.expression, start_time=wall).get_prev(datetime)
-            assert isinstance(value, datetime)
-            return value
+        if plan is None or wall.tzinfo is not tz or not _FIRST_YEAR <= year <= _LAST_YEAR:
+            return self._croniter(wall, tz, forward=False)
         # croniter searches back from floor(wall - 1 us): firing times strictly
         # before ``wall``, where a reading with microseconds is after its own second.
         secs = wall.hour * 3600 + wall.minute * 60 + wall.second
@@ -251,7 +254,7 @@ class WallClockCron:
             if j:
                 hour, rest = divmod(times[j - 1], 3600)
                 minute, second = divmod(rest, 60)
-                return datetime(year, wall.month, wall.day, hour, minute, second)  # noqa: DTZ001
+                return datetime(year, wall.month, wall.day, hour, minute, second, 0, tz)
         first_step = secs == 0 and not wall.microsecond and wall.month == 1 and wall.day == 1
         start_year = year - 1 if first_step else year
         while i == 0:
@@ -260,4 +263,16 @@ class WallClockCron:
                 raise CroniterBadDateError("failed to find prev date")
             days = plan.days(year)
             i = len(days)
-        return _on(days[i - 1], times[-1])
+        return _on(days[i - 1], times[-1], tz)
+
+    def _croniter(self, wall: datetime, tz: tzinfo | None, *, forward: bool) -> datetime:
+        """croniter's own answer, for what the tables do not cover.
+
+        With ``tz`` given, croniter reads the naive reading of ``wall`` (as the naive
+        path does) and the answer is given ``tz``; without, ``wall`` goes as it is.
+        """
+        start = wall if tz is None else wall.replace(tzinfo=None)
+        it = croniter(self.expression, start_time=start)
+        value = it.get_next(datetime) if forward else it.get_prev(datetime)
+        assert isinstance(value, datetime)
+        return value if tz is None else value.replace(tzinfo=tz)

@@ -320,3 +320,43 @@ def test_aware_instants_are_answered_by_croniter() -> None:
     cron = WallClockCron("0 * * * *")
     assert cron.next_after(wall) == croniter("0 * * * *", start_time=wall).get_next(datetime)
     assert cron.prev_before(wall) == croniter("0 * * * *", start_time=wall).get_prev(datetime)
+
+
+def utc_outcome(outcome: Outcome) -> Outcome:
+    """A naive outcome read as a UTC instant (errors unchanged)."""
+    return outcome.replace(tzinfo=UTC) if isinstance(outcome, datetime) else outcome
+
+
+def assert_utc_path_same_as_croniter(expression: str, wall: datetime) -> None:
+    """``tz=UTC``: an aware UTC instant in, croniter's naive answer as UTC out."""
+    cron = WallClockCron(expression)
+    instant = wall.replace(tzinfo=UTC)
+    try:
+        got_next: Outcome = cron.next_after(instant, UTC)
+    except Exception as exc:
+        got_next = (type(exc).__name__, str(exc))
+    try:
+        got_prev: Outcome = cron.prev_before(instant, UTC)
+    except Exception as exc:
+        got_prev = (type(exc).__name__, str(exc))
+    assert got_next == utc_outcome(croniter_next(expression, wall)), ("next", expression, wall)
+    assert got_prev == utc_outcome(croniter_prev(expression, wall)), ("prev", expression, wall)
+    for got in (got_next, got_prev):
+        if isinstance(got, datetime):
+            assert got.tzinfo is UTC
+
+
+@differential(80)
+@given(expression=cron_expressions(), wall=naive_instants())
+def test_utc_instants_step_like_croniter_on_their_wall_reading(
+    expression: str, wall: datetime
+) -> None:
+    assert_utc_path_same_as_croniter(expression, wall)
+
+
+@pytest.mark.parametrize("expression", [*FALLBACK_EXPRESSIONS[:3], "0 0 29 2 *"])
+@pytest.mark.parametrize(
+    "wall", [datetime(2024, 5, 5, 12, 0), datetime(2300, 3, 1, 12, 0, 0, 999999)], ids=str
+)
+def test_utc_instants_routed_to_croniter_come_back_as_utc(expression: str, wall: datetime) -> None:
+    assert_utc_path_same_as_croniter(expression, wall)

@@ -67,7 +67,10 @@ class _TriggerTimetable(Timetable):
         tick = self._next_tick(last, restriction, now)
         if tick is None:
             return None
-        return DagRunInfo.interval((tick - self.interval).astimezone(UTC), tick)
+        interval = self.interval
+        if not interval and tick.tzinfo is UTC:
+            return DagRunInfo.interval(tick, tick)  # TT-5: a zero interval ends where it starts
+        return DagRunInfo.interval((tick - interval).astimezone(UTC), tick)
 
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
         return DataInterval((run_after - self.interval).astimezone(UTC), run_after)

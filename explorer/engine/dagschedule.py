@@ -25,40 +25,130 @@ if TYPE_CHECKING:
     from explorer.engine.host import Host
 
 __all__ = [
+    "collect_due",
     "compute_next_run",
     "due_at",
     "exceeds",
     "parse",
     "peek_due",
-    "pop_due",
     "reschedule",
     "stable_until",
     "sync_parse",
+    "take_due",
 ]
 
 
 def reschedule(sim: Host, dag: DagState) -> None:
     """Record when ``dag`` next needs a loop; older heap entries become stale."""
     dag.due_version += 1
+    sim.state.waiting_ids.discard(dag.dag_id)  # its waiting entry, if any, is stale now
     due = due_at(sim, dag)
     if due is not None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
 
 
-def pop_due(sim: Host, now: datetime) -> list[DagState]:
-    """The DAGs due at or before ``now``, earliest first, taken off the heap (stale
-    entries, superseded by a later ``reschedule``, are dropped)."""
+def collect_due(sim: Host, now: datetime) -> None:
+    """The DAGs due at loop ``now``, parsed at the latest parse (SCH-4b), waiting in
+    ``SimState.waiting`` for :func:`take_due`.
+
+    The due DAGs a loop leaves over wait there already parsed, so a loop looks at
+    the DAGs newly due and at the ones it takes, not at every DAG still waiting:
+    with 10,000 DAGs due at once and 10 taken per loop, re-parsing and re-sorting
+    them all each loop was O(DAGs) a loop. They are looked at again (the same
+    ``sync_parse`` as before, in the heap's order) only once a newer parse instant
+    has passed.
+    """
     st = sim.state
-    due: list[DagState] = []
+    p = sim.parses.at_or_before(now)
+    popped: list[tuple[datetime, int, DagState]] = []
+    if p != st.waiting_parse:  # a parse since: every waiting DAG is looked at again
+        for _, _, version, dag_id in st.waiting:
+            dag = st.dags[dag_id]
+            if dag.due_version == version:
+                at = due_at(sim, dag)
+                popped.append((now if at is None else at, dag.order, dag))
+        st.waiting.clear()
+        st.waiting_ids.clear()
+        st.waiting_parse = p
     while st.due and st.due[0][0] <= now:
-        _, _, version, dag_id = heapq.heappop(st.due)
+        at, order, version, dag_id = heapq.heappop(st.due)
         dag = st.dags[dag_id]
         if dag.due_version == version:
-            due.append(dag)
-    return due
+            popped.append((at, order, dag))
+    popped.sort(key=lambda e: (e[0], e[1]))  # the due heap's order
+    for _, _, dag in popped:
+        sync_parse(sim, dag, now)
+        at = due_at(sim, dag)
+        if at is not None and at <= now and dag.next_run is not None:
+            _wait(sim, dag)
+        else:
+            reschedule(sim, dag)
+
+
+def take_due(
+    sim: Host, now: datetime, skip: set[str], asset_ready: list[DagState], limit: int
+) -> tuple[list[DagState], list[DagState], int]:
+    """SCH-2's pick of loop ``now`` after :func:`collect_due`: the ``limit`` first of
+    the waiting DAGs and ``asset_ready`` together, in ``dags_needing_dagruns``' order;
+    the asset-ready DAGs left over; and how many DAGs there were in all. ``skip``: DAGs
+    that got a partition run this loop (SCH-1) get nothing else."""
+    st = sim.state
+    ready = [d for d in asset_ready if d.dag_id not in skip]
+    count = len(st.waiting_ids - skip) + sum(1 for d in ready if d.dag_id not in st.waiting_ids)
+    # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
+    # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
+    ready.sort(key=lambda d: _order_key(d, now))
+    taken: list[DagState] = []
+    index = 0
+    heap = st.waiting
+    while len(taken) < limit:
+        while heap and (
+            heap[0][3] not in st.waiting_ids or st.dags[heap[0][3]].due_version != heap[0][2]
+        ):
+            heapq.heappop(heap)  # stale
+        if heap and heap[0][3] in skip:
+            reschedule(sim, st.dags[heapq.heappop(heap)[3]])
+            continue
+        head = st.dags[heap[0][3]] if heap else None
+        other = ready[index] if index < len(ready) else None
+        if head is None and other is None:
+            break
+        if other is None or (
+            head is not None and (True, heap[0][0], heap[0][1]) <= _order_key(other, now)
+        ):
+            assert head is not None
+            heapq.heappop(heap)
+            st.waiting_ids.discard(head.dag_id)
+            if other is head:
+                index += 1
+            taken.append(head)
+        else:
+            index += 1
+            if other.dag_id in st.waiting_ids:  # also due: its waiting entry goes too
+                st.waiting_ids.discard(other.dag_id)
+            taken.append(other)
+    left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
+    return taken, left, count
+
+
+def _order_key(dag: DagState, now: datetime) -> tuple[bool, datetime, int]:
+    info = dag.next_run
+    return (info is not None, info.run_after if info is not None else now, dag.order)
+
+
+def _wait(sim: Host, dag: DagState) -> None:
+    """``dag`` is due and parsed: it waits among ``SimState.waiting`` for its turn."""
+    st = sim.state
+    dag.due_version += 1
+    info = dag.next_run
+    assert info is not None
+    heapq.heappush(st.waiting, (info.run_after, dag.order, dag.due_version, dag.dag_id))
+    st.waiting_ids.add(dag.dag_id)
 
 
 def peek_due(sim: Host) -> datetime | None:
+    if sim.state.waiting_ids:  # due DAGs left by the latest loop: the next loop looks
+        return sim.state.last_tick or sim.state.now
     heap = sim.state.due
     while heap:
         due, _, version, dag_id = heap[0]

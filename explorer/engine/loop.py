@@ -181,38 +181,16 @@ def tick(sim: Host, now: datetime) -> None:
 
 def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None) -> None:
     st = sim.state
-    due = dagschedule.pop_due(sim, now)
-    candidates = []
-    for dag in due:
-        dagschedule.sync_parse(sim, dag, now)
-        at = dagschedule.due_at(sim, dag)
-        if at is not None and at <= now and dag.next_run is not None:
-            candidates.append(dag)
-        else:
-            dagschedule.reschedule(sim, dag)
+    dagschedule.collect_due(sim, now)
     asset_ready = asset_rules.ready_asset_dags(sim) if st.asset_ready else []
-    if skip:  # SCH-1: a DAG that got a partition run this loop gets nothing else
-        for dag in [d for d in candidates if d.dag_id in skip]:
-            candidates.remove(dag)
-            dagschedule.reschedule(sim, dag)
-        asset_ready = [d for d in asset_ready if d.dag_id not in skip]
-    ready_ids = {d.dag_id for d in asset_ready}
-    chosen = {d.dag_id: d for d in [*asset_ready, *candidates]}
-    # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
-    # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
-    ordered = sorted(
-        chosen.values(),
-        key=lambda d: (
-            d.next_run is not None,
-            d.next_run.run_after if d.next_run else now,
-            d.order,
-        ),
-    )
+    # SCH-2's pick, in dags_needing_dagruns' order; SCH-1: a DAG that got a partition
+    # run this loop gets nothing else.
     limit = sim.config.max_dagruns_to_create_per_loop
-    taken, left = ordered[:limit], ordered[limit:]
+    taken, left, count = dagschedule.take_due(sim, now, skip or set(), asset_ready, limit)
+    ready_ids = {d.dag_id for d in asset_ready}
     bulk = st.bulk  # the bulk path's runs of this loop go in among these (adr/0012)
     if bulk is not None:
-        bulk.note_loop(now, len(ordered))
+        bulk.note_loop(now, count)
     for dag in taken:
         # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
         if dag.dag_id not in ready_ids:
@@ -226,8 +204,8 @@ def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None
         if dag.dag_id in ready_ids:
             asset_rules.create_asset_run(sim, dag, now)
             dagschedule.reschedule(sim, dag)
-    for dag in left:
-        dagschedule.reschedule(sim, dag)  # still due: the next loop takes it
+    for dag in left:  # asset-ready DAGs left over (due ones wait in SimState.waiting)
+        dagschedule.reschedule(sim, dag)
 
 
 def create_scheduled_run(sim: Host, dag: DagState, now: datetime) -> None:

@@ -51,6 +51,14 @@ class SimState:
     activations: int = 0
     #: (due instant, DAG order, version, dag_id): when a DAG next needs a loop (SCH-2).
     due: list[tuple[datetime, int, int, str]] = field(default_factory=list)
+    #: DAGs found due by a loop and left for a later one (over SCH-2's cap), already
+    #: parsed at ``waiting_parse``: a heap in SCH-2's order (run_after, DAG order,
+    #: version, dag_id); an entry is current while ``waiting_ids`` holds its DAG (any
+    #: ``reschedule`` drops it). A loop looks only at as many as it takes, and at all of
+    #: them again only once a newer parse is due (dagschedule.take_due).
+    waiting: list[tuple[datetime, int, int, str]] = field(default_factory=list)
+    waiting_ids: set[str] = field(default_factory=set)
+    waiting_parse: datetime | None = None
     # --- the script and its overrides (script.py, overrides.py)
     script_index: int = 0
     # --- task timers (lifecycle.py): (finish_at, DAG order, nth, task index, seq), a heap

@@ -293,20 +293,24 @@ def refresh_ready(sim: Host, dags: list[DagState] | None) -> None:
 def ready_asset_dags(sim: Host) -> list[DagState]:
     """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs."""
     st = sim.state
-    ready = []
-    for dag_id in sorted(st.asset_ready, key=lambda d: st.dags[d].order):
-        dag = st.dags[dag_id]
-        if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
-            continue  # DEP-6: a stale DAG keeps its rows but gets no run
-        # AS-4: the live count includes every active run, backfills too (SCH-5).
-        if dag.active_runs(include_backfill=True) >= dag.spec.max_active_runs:
-            continue
-        ready.append(dag)
+    ready = [dag for dag in map(st.dags.__getitem__, st.asset_ready) if _may_run(dag)]
+    # Filtered first, then sorted: most ready DAGs of a busy deployment wait at their
+    # max_active_runs, and this runs at every loop (issue 14).
+    ready.sort(key=lambda d: d.order)
     return ready
 
 
+def _may_run(dag: DagState) -> bool:
+    if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
+        return False  # DEP-6: a stale DAG keeps its rows but gets no run
+    # AS-4: the live count includes every active run, backfills too (SCH-5): all of
+    # ``active``, counted without a pass over it.
+    return len(dag.active) < dag.spec.max_active_runs
+
+
 def asset_runs_due(sim: Host) -> bool:
-    return bool(ready_asset_dags(sim)) if sim.state.asset_ready else False
+    st = sim.state
+    return any(_may_run(st.dags[d]) for d in st.asset_ready) if st.asset_ready else False
 
 
 def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:

@@ -118,7 +118,7 @@ def _series(sim: Host, dag: DagState, until: datetime) -> DagSeries:
             continue
         if info is None or created is None or created > until:
             break
-        touch(created)  # pop_due's sync_parse
+        touch(created)  # collect_due's sync_parse
         if scratch.next_run != info:
             continue  # the parse moved it: due later (or again now)
         logical = info.logical_date

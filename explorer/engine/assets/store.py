@@ -66,6 +66,32 @@ class EventOrigin:
     via_aliases: tuple[str, ...]
     wrote_data: bool
 
+    @classmethod
+    def of(
+        cls,
+        asset: AssetKey,
+        source: EventSource,
+        partition_key: str | None = None,
+        partition_date: datetime | None = None,
+        extra: dict[str, Any] | None = None,
+        via_aliases: tuple[str, ...] = (),
+        wrote_data: bool = True,
+    ) -> EventOrigin:
+        """The origin of an event emitted by ``source`` (its run left out)."""
+        return cls(
+            asset,
+            source.kind,
+            source.dag_id,
+            source.task_id,
+            source.watcher,
+            source.runs,
+            partition_key,
+            partition_date,
+            NO_EXTRA if extra is None else extra,
+            via_aliases,
+            wrote_data,
+        )
+
 
 class AssetEvent:
     """One ``AssetEvent`` row. ``wrote_data`` is the simulator's own: Airflow cannot know.
@@ -101,18 +127,8 @@ class AssetEvent:
         self.id = id
         self.timestamp = timestamp
         self._nth = source.run_nth
-        self._origin = origin or EventOrigin(
-            asset,
-            source.kind,
-            source.dag_id,
-            source.task_id,
-            source.watcher,
-            source.runs,
-            partition_key,
-            partition_date,
-            NO_EXTRA if extra is None else extra,
-            via_aliases,
-            wrote_data,
+        self._origin = origin or EventOrigin.of(
+            asset, source, partition_key, partition_date, extra, via_aliases, wrote_data
         )
 
     @property
@@ -240,18 +256,8 @@ class AssetStore:
         )
         found = self.origins.get(key)
         if found is None or found.runs is not source.runs:
-            found = self.origins[key] = EventOrigin(
-                asset,
-                source.kind,
-                source.dag_id,
-                source.task_id,
-                source.watcher,
-                source.runs,
-                None,
-                None,
-                NO_EXTRA,
-                via_aliases,
-                wrote_data,
+            found = self.origins[key] = EventOrigin.of(
+                asset, source, via_aliases=via_aliases, wrote_data=wrote_data
             )
         return found
 

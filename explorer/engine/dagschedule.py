@@ -124,8 +124,7 @@ def take_due(
             taken.append(head)
         else:
             index += 1
-            if other.dag_id in st.waiting_ids:  # also due: its waiting entry goes too
-                st.waiting_ids.discard(other.dag_id)
+            st.waiting_ids.discard(other.dag_id)  # if also due, its waiting entry goes too
             taken.append(other)
     left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
     return taken, left, count

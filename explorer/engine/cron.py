@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
+from itertools import repeat
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterError, croniter
 
@@ -37,6 +38,13 @@ CRON_PRESETS: dict[str, str] = {
     "@quarterly": "0 0 1 */3 *",
     "@yearly": "0 0 1 1 *",
 }
+
+
+_from_second = datetime.fromtimestamp
+#: A run's first element before any question: no caller holds this object.
+_NO_TICK = datetime(1, 1, 1, tzinfo=UTC)
+#: The most ticks a run computes ahead (a few KB per cron at most).
+_MAX_BATCH = 32
 
 
 class CronError(ScheduleError):
@@ -71,12 +79,44 @@ class ZonedCron:
     """One cron expression in one time zone, with Airflow's four primitives.
 
     All instants in and out are aware UTC datetimes.
+
+    Two ways to the same answers. The reference way is Airflow's own steps on
+    datetimes: the wall reading (:func:`~explorer.engine.tz.local`), the next
+    matching reading (:class:`~explorer.engine.cronfast.WallClockCron`), the
+    instant of that reading (:func:`~explorer.engine.tz.make_aware`). The fast
+    way (:class:`~explorer.engine.cronfast_zoned.ZonedSeconds`) does the same on
+    epoch seconds for whole-second UTC instants; whatever it cannot answer
+    (microseconds, another tzinfo on the input, a cron croniter must step
+    itself, an answer more than a year away) goes the reference way.
+
+    The scheduler asks in chains: the next tick after the tick it was given last
+    (a trigger timetable), or the previous tick of that tick and then its next
+    (a data-interval timetable aligning the last interval's end). So the fast
+    way's answers are kept as a *run*: ticks computed ahead, each the next of
+    the one before, handed out when the question is the very object handed out
+    before. ``tests/engine/test_zoned_fast.py`` holds all of it equal to the
+    reference way.
     """
 
-    __slots__ = ("_align_next_memo", "_next_memo", "_wall", "every_hour", "expression", "zone")
+    __slots__ = (
+        "_align_next_memo",
+        "_align_prev_memo",
+        "_batch",
+        "_fast",
+        "_next_memo",
+        "_run",
+        "_run_pos",
+        "_run_prev",
+        "_run_second",
+        "_wall",
+        "every_hour",
+        "expression",
+        "zone",
+    )
 
     def __init__(self, expression: str, zone: tzinfo) -> None:
         from explorer.engine.cronfast import WallClockCron
+        from explorer.engine.cronfast_zoned import ZonedSeconds
 
         self.expression = resolve_preset(expression)
         self.zone = zone
@@ -84,15 +124,56 @@ class ZonedCron:
         # _cron.py::_covers_every_hour: croniter normalises an all-hours field to "*".
         self.every_hour: bool = parsed.expanded[1] == ["*"]
         self._wall = WallClockCron(self.expression)
-        # align_next is asked again and again for the same start date (TT-2's earliest).
+        self._fast = ZonedSeconds(self._wall, zone, every_hour=self.every_hour)
+        # align_next is asked again and again for the same start date (TT-2's earliest),
+        # align_prev for the same clock when catchup is off.
         self._align_next_memo: tuple[datetime, datetime] | None = None
-        # The scheduler's chain of calls asks next() of the same tick twice: a run's
-        # interval end is next(start), and the following call aligns that end back
-        # (align_prev: prev, then next of the tick found, which is that start again).
+        self._align_prev_memo: tuple[datetime, datetime] | None = None
+        # The last next() asked that the run does not hold.
         self._next_memo: tuple[datetime, datetime] | None = None
+        # The run: _run[k + 1] is next(_run[k]); _run_prev[k] says prev(_run[k]) is
+        # _run[k - 1]; _run_pos is where the last question was; _run_second the epoch
+        # second of the last tick (None: the run cannot grow); _batch how many ticks
+        # the next growth computes (doubling while the chain goes on).
+        self._run: list[datetime] = [_NO_TICK]
+        self._run_prev: list[bool] = [False]
+        self._run_pos = 0
+        self._run_second: int | None = None
+        self._batch = 2
 
+    # ------------------------------------------------------------------ the run
+    def _start_run(self, tick: datetime, second: int | None) -> None:
+        """A new run that starts at ``tick`` (a next() answer) and may grow from it."""
+        self._run = [tick]
+        self._run_prev = [False]
+        self._run_pos = 0
+        self._run_second = second
+        self._batch = 2
+
+    def _grow_run(self) -> bool:
+        """Replace the run by its last tick and the ticks after it; False if none."""
+        second = self._run_second
+        if second is None:
+            return False
+        seconds, prevs = self._fast.next_seconds(second, self._batch)
+        if not seconds:
+            return False
+        self._run = [self._run[-1], *map(_from_second, seconds, repeat(UTC))]
+        self._run_prev = [False, *prevs]
+        self._run_pos = 0
+        self._run_second = seconds[-1]
+        self._batch = min(2 * self._batch, _MAX_BATCH)
+        return True
+
+    # ------------------------------------------------------------------ the primitives
     def next(self, current: datetime) -> datetime:
         """The first tick strictly after ``current`` (CronMixin._get_next)."""
+        run = self._run
+        pos = self._run_pos
+        if current is run[pos] and (pos + 1 < len(run) or self._grow_run()):
+            # (_grow_run starts the run again at the question: position 0.)
+            self._run_pos = pos = self._run_pos + 1
+            return self._run[pos]
         memo = self._next_memo
         if (
             memo is not None
@@ -101,11 +182,58 @@ class ZonedCron:
             and memo[0].fold == current.fold
         ):
             return memo[1]
-        found = self._next(current)
+        second = _whole_utc_second(current)
+        found_second = None if second is None else self._fast.next_second(second)
+        if found_second is None:
+            found = self.reference_next(current)
+        else:
+            found = _from_second(found_second, UTC)
         self._next_memo = (current, found)
+        self._start_run(found, found_second)
         return found
 
-    def _next(self, current: datetime) -> datetime:
+    def prev(self, current: datetime) -> datetime:
+        """The last tick strictly before ``current`` (CronMixin._get_prev)."""
+        pos = self._run_pos
+        if current is self._run[pos] and self._run_prev[pos]:
+            return self._run[pos - 1]
+        second = _whole_utc_second(current)
+        found = None if second is None else self._fast.prev_second(second)
+        if found is None:
+            return self.reference_prev(current)
+        return _from_second(found, UTC)
+
+    def align_next(self, current: datetime) -> datetime:
+        """``current`` if it is a tick, else the next tick (CronMixin._align_to_next)."""
+        memo = self._align_next_memo
+        if memo is not None and memo[0] == current:
+            return memo[1]
+        nxt = self.next(current)
+        aligned = current if self.prev(nxt) == current else nxt
+        self._align_next_memo = (current, aligned)
+        return aligned
+
+    def align_prev(self, current: datetime) -> datetime:
+        """``current`` if it is a tick, else the previous tick (CronMixin._align_to_prev)."""
+        pos = self._run_pos
+        if current is self._run[pos] and self._run_prev[pos]:
+            return current  # prev is the run's tick before, whose next is this one
+        memo = self._align_prev_memo
+        if (
+            memo is not None
+            and memo[0] == current
+            and memo[0].tzinfo is current.tzinfo
+            and memo[0].fold == current.fold
+        ):
+            return memo[1]
+        prv = self.prev(current)
+        aligned = current if self.next(prv) == current else prv
+        self._align_prev_memo = (current, aligned)
+        return aligned
+
+    # ------------------------------------------------------------------ the reference way
+    def reference_next(self, current: datetime) -> datetime:
+        """:meth:`next` the reference way, on datetimes (see the class docstring)."""
         if self.zone is UTC and current.tzinfo is UTC:
             # In UTC the wall reading is the instant (no gap, no fold: DST-1 to DST-3
             # coincide), so the tables step the aware instant itself.
@@ -122,9 +250,9 @@ class ZonedCron:
             return current + (scheduled - naive)
         return make_aware(scheduled, self.zone)
 
-    def prev(self, current: datetime) -> datetime:
-        """The last tick strictly before ``current`` (CronMixin._get_prev)."""
-        if self.zone is UTC and current.tzinfo is UTC:  # see _next
+    def reference_prev(self, current: datetime) -> datetime:
+        """:meth:`prev` the reference way, on datetimes (see the class docstring)."""
+        if self.zone is UTC and current.tzinfo is UTC:  # see reference_next
             try:
                 return self._wall.prev_before(current, UTC)
             except (CroniterError, ValueError, OverflowError) as exc:
@@ -138,17 +266,9 @@ class ZonedCron:
             return current - (naive - scheduled)
         return make_aware(scheduled, self.zone)
 
-    def align_next(self, current: datetime) -> datetime:
-        """``current`` if it is a tick, else the next tick (CronMixin._align_to_next)."""
-        memo = self._align_next_memo
-        if memo is not None and memo[0] == current:
-            return memo[1]
-        nxt = self.next(current)
-        aligned = current if self.prev(nxt) == current else nxt
-        self._align_next_memo = (current, aligned)
-        return aligned
 
-    def align_prev(self, current: datetime) -> datetime:
-        """``current`` if it is a tick, else the previous tick (CronMixin._align_to_prev)."""
-        prv = self.prev(current)
-        return current if self.next(prv) == current else prv
+def _whole_utc_second(instant: datetime) -> int | None:
+    """The epoch second of a whole-second UTC instant (what the fast way takes), else None."""
+    if instant.tzinfo is not UTC or instant.microsecond:
+        return None
+    return int(instant.timestamp())  # exact for a whole second

@@ -43,6 +43,7 @@ _MAX_YEARS = 50
 _HASHED = re.compile(r"^[hr](\(\d+-\d+\))?(/\d+)?$", re.ASCII)
 _FIELD = re.compile(r"\S+", re.ASCII)  # croniter's field splitting
 _DAY = 86400
+_UNIX_ORDINAL = date(1970, 1, 1).toordinal()  # wall seconds count from 1970-01-01 00:00
 
 
 @dataclass(slots=True)
@@ -193,11 +194,111 @@ class WallClockCron:
     1800-2200 and the constructs :func:`_compile` declines go to croniter.
     """
 
-    __slots__ = ("_plan", "expression")
+    __slots__ = ("_days", "_plan", "_year", "_year_end", "_year_start", "expression")
 
     def __init__(self, expression: str) -> None:
         self.expression = expression
         self._plan = _compile(expression)
+        # The year the integer stepping last looked at: its wall seconds [start, end)
+        # and matching days (an empty range: nothing looked at yet).
+        self._year = 0
+        self._year_start = self._year_end = 0
+        self._days: array[int] = array("i")
+
+    @property
+    def tabled(self) -> bool:
+        """True when the tables answer (else every question goes to croniter)."""
+        return self._plan is not None
+
+    def _enter_year(self, wall: int) -> bool:
+        """Point the cursor at the year of wall second ``wall``; False outside the tables."""
+        year = date.fromordinal(wall // _DAY + _UNIX_ORDINAL).year
+        if not _FIRST_YEAR < year < _LAST_YEAR or self._plan is None:
+            return False
+        self._year = year
+        self._year_start = (date(year, 1, 1).toordinal() - _UNIX_ORDINAL) * _DAY
+        self._year_end = (date(year + 1, 1, 1).toordinal() - _UNIX_ORDINAL) * _DAY
+        self._days = self._plan.days(year)
+        return True
+
+    def next_wall_second(self, wall: int) -> int | None:
+        """:meth:`next_after` on integers: the first matching reading after ``wall``.
+
+        Readings are wall-clock seconds since 1970-01-01 00:00 (no zone), ``wall``
+        a whole second. None when the answer is not within this year or the next
+        (or outside the tables): the caller then asks :meth:`next_after`, which
+        also raises croniter's errors.
+        """
+        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+            return None
+        plan = self._plan
+        assert plan is not None
+        days, times = self._days, plan.times
+        day = wall // _DAY
+        ordinal = day + _UNIX_ORDINAL
+        i = bisect_left(days, ordinal)
+        if i < len(days) and days[i] == ordinal:
+            j = bisect_right(times, wall - day * _DAY)
+            if j < len(times):
+                return day * _DAY + times[j]
+            i += 1
+        if i < len(days):
+            return (days[i] - _UNIX_ORDINAL) * _DAY + times[0]
+        following = plan.days(self._year + 1)
+        if following:
+            return (following[0] - _UNIX_ORDINAL) * _DAY + times[0]
+        return None
+
+    def next_wall_seconds(self, wall: int, count: int) -> list[int]:
+        """Up to ``count`` successive matching readings after ``wall``, within its year.
+
+        Each is :meth:`next_wall_second` of the one before (the first of ``wall``);
+        fewer (or none) where the year ends or outside the tables.
+        """
+        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+            return []
+        plan = self._plan
+        assert plan is not None
+        days, times = self._days, plan.times
+        day = wall // _DAY
+        ordinal = day + _UNIX_ORDINAL
+        i = bisect_left(days, ordinal)
+        found: list[int] = []
+        if i < len(days) and days[i] == ordinal:
+            base = day * _DAY
+            j = bisect_right(times, wall - base)
+            found = [base + t for t in times[j : j + count]]
+            i += 1
+        while len(found) < count and i < len(days):
+            base = (days[i] - _UNIX_ORDINAL) * _DAY
+            found += [base + t for t in times[: count - len(found)]]
+            i += 1
+        return found
+
+    def prev_wall_second(self, wall: int, fraction: bool) -> int | None:
+        """:meth:`prev_before` on integers (see :meth:`next_wall_second`).
+
+        ``fraction``: the reading had microseconds, so ``wall`` (its whole second)
+        is itself before it and may be the answer.
+        """
+        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+            return None
+        plan = self._plan
+        assert plan is not None
+        days, times = self._days, plan.times
+        day = wall // _DAY
+        ordinal = day + _UNIX_ORDINAL
+        i = bisect_left(days, ordinal)
+        if i < len(days) and days[i] == ordinal:
+            j = (bisect_right if fraction else bisect_left)(times, wall - day * _DAY)
+            if j:
+                return day * _DAY + times[j - 1]
+        if i:
+            return (days[i - 1] - _UNIX_ORDINAL) * _DAY + times[-1]
+        preceding = plan.days(self._year - 1)
+        if preceding:
+            return (preceding[-1] - _UNIX_ORDINAL) * _DAY + times[-1]
+        return None
 
     def next_after(self, wall: datetime, tz: tzinfo | None = None) -> datetime:
         """The first matching reading after ``wall``, carrying ``tz``.

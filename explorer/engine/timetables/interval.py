@@ -67,6 +67,9 @@ class CronDataIntervalTimetable(CronBased, _DataIntervalTimetable):
 
     def __init__(self, cron: str, timezone: str = "UTC") -> None:
         CronBased.__init__(self, cron, timezone)
+        # (earliest, now, answer) of the last _skip_to_latest: with catchup=False the
+        # scheduler asks it at every call, mostly with the same clock.
+        self._skip_memo: tuple[datetime | None, datetime, datetime] | None = None
 
     def _next(self, current: datetime) -> datetime:
         return self.cron.next(current)
@@ -83,12 +86,22 @@ class CronDataIntervalTimetable(CronBased, _DataIntervalTimetable):
     def _skip_to_latest(self, earliest: datetime | None, now: datetime) -> datetime:
         # CronDataIntervalTimetable._skip_to_latest: the latest *complete* period,
         # or the one starting now when now is exactly on a boundary.
+        memo = self._skip_memo
+        if (
+            memo is not None
+            and memo[0] == earliest
+            and memo[1] == now
+            and memo[1].tzinfo is now.tzinfo
+            and memo[1].fold == now.fold
+        ):
+            return memo[2]
         last_start = self.cron.prev(now)
         next_start = self.cron.next(last_start)
         new_start = last_start if next_start == now else self.cron.prev(last_start)
-        if earliest is None:
-            return new_start
-        return max(new_start, self.cron.align_next(earliest))
+        if earliest is not None:
+            new_start = max(new_start, self.cron.align_next(earliest))
+        self._skip_memo = (earliest, now, new_start)
+        return new_start
 
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
         end = self.cron.align_prev(run_after)

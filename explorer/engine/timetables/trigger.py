@@ -64,9 +64,17 @@ class _TriggerTimetable(Timetable):
     def next_dagrun_info(
         self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
     ) -> DagRunInfo | None:
-        tick = self._next_tick(last, restriction, now)
-        if tick is None:
-            return None
+        if restriction.catchup and last is not None:
+            # _next_tick's first branch, written out: the scheduler's chain of calls.
+            tick = self._next(self._continue_from(last))
+            latest = restriction.latest
+            if latest is not None and latest < tick:
+                return None
+        else:
+            found = self._next_tick(last, restriction, now)
+            if found is None:
+                return None
+            tick = found
         interval = self.interval
         if not interval and tick.tzinfo is UTC:
             return DagRunInfo.interval(tick, tick)  # TT-5: a zero interval ends where it starts

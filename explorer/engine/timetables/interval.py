@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from dateutil.relativedelta import relativedelta
 
@@ -14,20 +15,48 @@ from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRe
 Delta = timedelta | relativedelta
 
 
+class Steps(Protocol):
+    """How a timetable moves between its boundaries: CronMixin's four primitives.
+
+    A :class:`~explorer.engine.cron.ZonedCron` for the cron timetables,
+    :class:`DeltaSteps` for the delta ones. The timetables call it directly (no
+    per-timetable wrapper methods: these calls are the scheduler's hot path).
+    """
+
+    def next(self, current: datetime) -> datetime: ...
+
+    def prev(self, current: datetime) -> datetime: ...
+
+    def align_next(self, current: datetime) -> datetime: ...
+
+    def align_prev(self, current: datetime) -> datetime: ...
+
+
+class DeltaSteps:
+    """Absolute steps of a delta in UTC; every instant is a boundary (TT-7, TT-8, DST-6)."""
+
+    __slots__ = ("delta",)
+
+    def __init__(self, delta: Delta) -> None:
+        self.delta = delta
+
+    def next(self, current: datetime) -> datetime:
+        return (current + self.delta).astimezone(UTC)
+
+    def prev(self, current: datetime) -> datetime:
+        return (current - self.delta).astimezone(UTC)
+
+    def align_next(self, current: datetime) -> datetime:
+        return current
+
+    def align_prev(self, current: datetime) -> datetime:
+        return current
+
+
 class _DataIntervalTimetable(Timetable):
     """``timetables/interval.py::_DataIntervalTimetable.next_dagrun_info`` (TT-4 steps 1-4)."""
 
-    @abstractmethod
-    def _next(self, current: datetime) -> datetime: ...
-
-    @abstractmethod
-    def _prev(self, current: datetime) -> datetime: ...
-
-    @abstractmethod
-    def _align_next(self, current: datetime) -> datetime: ...
-
-    @abstractmethod
-    def _align_prev(self, current: datetime) -> datetime: ...
+    steps: Steps
 
     @abstractmethod
     def _skip_to_latest(self, earliest: datetime | None, now: datetime) -> datetime: ...
@@ -35,22 +64,23 @@ class _DataIntervalTimetable(Timetable):
     def next_dagrun_info(
         self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
     ) -> DagRunInfo | None:
+        steps = self.steps
         earliest = restriction.earliest
         if not restriction.catchup:
             earliest = self._skip_to_latest(earliest, now)
         elif earliest is not None:
-            earliest = self._align_next(earliest)
+            earliest = steps.align_next(earliest)
         interval = None if last is None else last.data_interval
         if interval is None:
             if earliest is None:
                 return None  # TT-4.2: catchup without a start date never schedules
             start = earliest
         else:
-            start = self._align_prev(interval.end)
-            if earliest is not None:
-                start = max(start, earliest)
+            start = steps.align_prev(interval.end)
+            if earliest is not None and earliest > start:
+                start = earliest
             if start <= interval.start:
-                start = self._next(start)
+                start = steps.next(start)
                 if start <= interval.start:
                     # Airflow raises here (Lord_Howe half-hour DST, conformance README 2.6).
                     raise TimetableError(
@@ -59,7 +89,7 @@ class _DataIntervalTimetable(Timetable):
                     )
         if restriction.latest is not None and start > restriction.latest:
             return None  # TT-4.4: the test is on the interval *start*
-        return DagRunInfo.interval(start, self._next(start))
+        return DagRunInfo.interval(start, steps.next(start))
 
 
 class CronDataIntervalTimetable(CronBased, _DataIntervalTimetable):
@@ -67,21 +97,10 @@ class CronDataIntervalTimetable(CronBased, _DataIntervalTimetable):
 
     def __init__(self, cron: str, timezone: str = "UTC") -> None:
         CronBased.__init__(self, cron, timezone)
+        self.steps = self.cron
         # (earliest, now, answer) of the last _skip_to_latest: with catchup=False the
         # scheduler asks it at every call, mostly with the same clock.
         self._skip_memo: tuple[datetime | None, datetime, datetime] | None = None
-
-    def _next(self, current: datetime) -> datetime:
-        return self.cron.next(current)
-
-    def _prev(self, current: datetime) -> datetime:
-        return self.cron.prev(current)
-
-    def _align_next(self, current: datetime) -> datetime:
-        return self.cron.align_next(current)
-
-    def _align_prev(self, current: datetime) -> datetime:
-        return self.cron.align_prev(current)
 
     def _skip_to_latest(self, earliest: datetime | None, now: datetime) -> datetime:
         # CronDataIntervalTimetable._skip_to_latest: the latest *complete* period,
@@ -142,40 +161,29 @@ class DeltaDataIntervalTimetable(_DataIntervalTimetable):
         self.delta = delta
         if delta_seconds(delta) <= 0 and not has_calendar_units(delta):
             raise TimetableError(f"schedule interval must be positive, not {delta!r}")
+        self.steps = DeltaSteps(delta)
 
     @property
     def summary(self) -> str:
         return delta_summary(self.delta)
 
-    def _next(self, current: datetime) -> datetime:
-        return (current + self.delta).astimezone(UTC)
-
-    def _prev(self, current: datetime) -> datetime:
-        return (current - self.delta).astimezone(UTC)
-
-    def _align_next(self, current: datetime) -> datetime:
-        return current
-
-    def _align_prev(self, current: datetime) -> datetime:
-        return current
-
     def _round(self, dt: datetime, anchor: datetime) -> datetime:
         """Floor ``dt`` to a boundary: months/years step from ``anchor``, else epoch multiples."""
         if has_calendar_units(self.delta):
             boundary = anchor
-            while self._next(boundary) <= dt:
-                boundary = self._next(boundary)
+            while self.steps.next(boundary) <= dt:
+                boundary = self.steps.next(boundary)
             return boundary
         seconds = delta_seconds(self.delta)
         stamp = dt.timestamp()
         return datetime.fromtimestamp(stamp - (stamp % seconds), tz=UTC)
 
     def _skip_to_latest(self, earliest: datetime | None, now: datetime) -> datetime:
-        new_start = self._prev(self._round(now, earliest or now))
+        new_start = self.steps.prev(self._round(now, earliest or now))
         return new_start if earliest is None else max(new_start, earliest)
 
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
-        return DataInterval(self._prev(run_after), run_after)
+        return DataInterval(self.steps.prev(run_after), run_after)
 
     def next_changes_after(self, now: datetime) -> datetime | None:
         if has_calendar_units(self.delta):

@@ -10,7 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 from explorer.engine.timetables._cronbase import CronBased
 from explorer.engine.timetables.base import Timetable, TimetableError
-from explorer.engine.timetables.interval import Delta, delta_seconds, delta_summary
+from explorer.engine.timetables.interval import (
+    Delta,
+    DeltaSteps,
+    Steps,
+    delta_seconds,
+    delta_summary,
+)
 from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
 from explorer.engine.tz import make_aware
 
@@ -21,41 +27,39 @@ class _TriggerTimetable(Timetable):
     """``timetables/trigger.py::_TriggerTimetable.next_dagrun_info`` (TT-5)."""
 
     interval: Delta
-
-    @abstractmethod
-    def _next(self, current: datetime) -> datetime: ...
-
-    @abstractmethod
-    def _align_next(self, current: datetime) -> datetime: ...
-
-    @abstractmethod
-    def _align_prev(self, current: datetime) -> datetime: ...
+    steps: Steps
+    #: The reference run's instant the next tick follows: its interval's end, or its
+    #: run_after for CronPartitionTimetable (whose runs have no interval, TT-16).
+    continues_from_run_after = False
 
     @abstractmethod
     def _first_run(self, now: datetime) -> datetime: ...
 
     def _continue_from(self, last: ReferenceRun) -> datetime:
+        if self.continues_from_run_after:
+            return last.run_after
         assert last.data_interval is not None
         return last.data_interval.end
 
     def _next_tick(
         self, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
     ) -> datetime | None:
+        steps = self.steps
         if restriction.catchup:
             if last is not None:
-                tick = self._next(self._continue_from(last))
+                tick = steps.next(self._continue_from(last))
             elif restriction.earliest is None:
                 tick = self._first_run(now)
             else:
-                tick = self._align_next(restriction.earliest)
+                tick = steps.align_next(restriction.earliest)
         else:
-            candidates = [self._align_prev(now)]
+            candidates = [steps.align_prev(now)]
             if last is not None:
-                candidates.append(self._next(self._continue_from(last)))
+                candidates.append(steps.next(self._continue_from(last)))
             elif restriction.earliest is None:
                 candidates.append(self._first_run(now))
             if restriction.earliest is not None:
-                candidates.append(self._align_next(restriction.earliest))
+                candidates.append(steps.align_next(restriction.earliest))
             tick = max(candidates)
         if restriction.latest is not None and restriction.latest < tick:
             return None  # run_after <= end_date, inclusive
@@ -64,9 +68,14 @@ class _TriggerTimetable(Timetable):
     def next_dagrun_info(
         self, *, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
     ) -> DagRunInfo | None:
-        if restriction.catchup and last is not None:
+        interval_of_last = None if last is None else last.data_interval
+        if (
+            restriction.catchup
+            and interval_of_last is not None
+            and not self.continues_from_run_after
+        ):
             # _next_tick's first branch, written out: the scheduler's chain of calls.
-            tick = self._next(self._continue_from(last))
+            tick = self.steps.next(interval_of_last.end)
             latest = restriction.latest
             if latest is not None and latest < tick:
                 return None
@@ -96,17 +105,9 @@ class CronTriggerTimetable(CronBased, _TriggerTimetable):
         run_immediately: RunImmediately = False,
     ) -> None:
         CronBased.__init__(self, cron, timezone)
+        self.steps = self.cron
         self.interval = interval
         self.run_immediately = run_immediately
-
-    def _next(self, current: datetime) -> datetime:
-        return self.cron.next(current)
-
-    def _align_next(self, current: datetime) -> datetime:
-        return self.cron.align_next(current)
-
-    def _align_prev(self, current: datetime) -> datetime:
-        return self.cron.align_prev(current)
 
     def _first_run(self, now: datetime) -> datetime:
         """TT-6: without start date or previous run. ``False`` behaves like ``None``."""
@@ -131,20 +132,12 @@ class DeltaTriggerTimetable(_TriggerTimetable):
         if delta_seconds(delta) <= 0:
             raise TimetableError(f"schedule interval must be positive, not {delta!r}")
         self.delta = delta
+        self.steps = DeltaSteps(delta)
         self.interval = interval
 
     @property
     def summary(self) -> str:
         return delta_summary(self.delta)
-
-    def _next(self, current: datetime) -> datetime:
-        return (current + self.delta).astimezone(UTC)
-
-    def _align_next(self, current: datetime) -> datetime:
-        return current
-
-    def _align_prev(self, current: datetime) -> datetime:
-        return current
 
     def _first_run(self, now: datetime) -> datetime:
         return now
@@ -224,8 +217,7 @@ class CronPartitionTimetable(CronTriggerTimetable):
         self.run_offset = run_offset or 0
         self.key_format = key_format
 
-    def _continue_from(self, last: ReferenceRun) -> datetime:
-        return last.run_after  # next_dagrun_info_v2 continues from run_after
+    continues_from_run_after = True  # next_dagrun_info_v2 continues from run_after
 
     def partition_date_for(self, run_date: datetime) -> datetime:
         step = self.cron.next if self.run_offset > 0 else self.cron.prev

@@ -24,8 +24,8 @@ class DataInterval:
     # frozen dataclass __init__ (object.__setattr__ per field) cost several times what
     # setting the slots directly costs. Same fields, same frozen value semantics.
     def __init__(self, start: datetime, end: datetime) -> None:
-        _SET["DataInterval.start"](self, start)
-        _SET["DataInterval.end"](self, end)
+        _interval_start(self, start)
+        _interval_end(self, end)
 
     @classmethod
     def exact(cls, at: datetime) -> DataInterval:
@@ -61,10 +61,10 @@ class DagRunInfo:
         partition_key: str | None = None,
         partition_date: datetime | None = None,
     ) -> None:
-        _SET["DagRunInfo.run_after"](self, run_after)
-        _SET["DagRunInfo.data_interval"](self, data_interval)
-        _SET["DagRunInfo.partition_key"](self, partition_key)
-        _SET["DagRunInfo.partition_date"](self, partition_date)
+        _info_run_after(self, run_after)
+        _info_data_interval(self, data_interval)
+        _info_partition_key(self, partition_key)
+        _info_partition_date(self, partition_date)
 
     @property
     def logical_date(self) -> datetime | None:
@@ -76,13 +76,13 @@ class DagRunInfo:
         # Built slot by slot, without the two __init__ frames: timetables answer with
         # this millions of times (equal to ``cls(end, DataInterval(start, end))``).
         interval = _NEW(DataInterval)
-        _SET["DataInterval.start"](interval, start)
-        _SET["DataInterval.end"](interval, end)
+        _interval_start(interval, start)
+        _interval_end(interval, end)
         info = _NEW(cls)
-        _SET["DagRunInfo.run_after"](info, end)
-        _SET["DagRunInfo.data_interval"](info, interval)
-        _SET["DagRunInfo.partition_key"](info, None)
-        _SET["DagRunInfo.partition_date"](info, None)
+        _info_run_after(info, end)
+        _info_data_interval(info, interval)
+        _info_partition_key(info, None)
+        _info_partition_date(info, None)
         return info
 
     @classmethod
@@ -102,23 +102,32 @@ class ReferenceRun:
     run_after: datetime
 
     def __init__(self, data_interval: DataInterval | None, run_after: datetime) -> None:
-        _SET["ReferenceRun.data_interval"](self, data_interval)  # see DataInterval.__init__
-        _SET["ReferenceRun.run_after"](self, run_after)
+        _reference_data_interval(self, data_interval)  # see DataInterval.__init__
+        _reference_run_after(self, run_after)
 
     @classmethod
     def of(cls, info: DagRunInfo) -> ReferenceRun:
         reference = _NEW(cls)  # see DagRunInfo.interval
-        _SET["ReferenceRun.data_interval"](reference, info.data_interval)
-        _SET["ReferenceRun.run_after"](reference, info.run_after)
+        _reference_data_interval(reference, info.data_interval)
+        _reference_run_after(reference, info.run_after)
         return reference
 
 
 _NEW = object.__new__
 
-#: The slot setters the ``__init__`` methods above use (a frozen class has no other
-#: way in; the descriptors exist once ``dataclass(slots=True)`` made the class).
-_SET: dict[str, Any] = {
-    f"{cls.__name__}.{name}": cls.__dict__[name].__set__
-    for cls in (DataInterval, DagRunInfo, ReferenceRun)
-    for name in cls.__slots__
-}
+
+def _setter(cls: type, name: str) -> Any:
+    """The slot descriptor's setter: the way into a frozen slotted class (see above)."""
+    return cls.__dict__[name].__set__
+
+
+# The setters the methods above use (the descriptors exist once dataclass(slots=True)
+# has made the class).
+_interval_start = _setter(DataInterval, "start")
+_interval_end = _setter(DataInterval, "end")
+_info_run_after = _setter(DagRunInfo, "run_after")
+_info_data_interval = _setter(DagRunInfo, "data_interval")
+_info_partition_key = _setter(DagRunInfo, "partition_key")
+_info_partition_date = _setter(DagRunInfo, "partition_date")
+_reference_data_interval = _setter(ReferenceRun, "data_interval")
+_reference_run_after = _setter(ReferenceRun, "run_after")

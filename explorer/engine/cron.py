@@ -12,7 +12,9 @@ croniter is the authority on what an expression means and on its error
 messages; it is used here for parsing and validation. Stepping is done by
 :class:`explorer.engine.cronfast.WallClockCron`, which expands the expression
 once and then steps through precomputed readings (croniter costs about
-150 us a call; the engine needs a few microseconds a tick).
+150 us a call; the engine needs a few microseconds a tick). Whole-second UTC
+questions are answered on epoch seconds (:mod:`explorer.engine.cronfast_zoned`,
+:mod:`explorer.engine.tzspans`), the rest on datetimes; see :class:`ZonedCron`.
 """
 
 from __future__ import annotations

@@ -12,9 +12,10 @@ messages stay the authority) and its expansion is turned into two tables:
 A step is then a bisect in the day's times, or a bisect for the next matching
 day. The same stepping is offered on integers (wall-clock seconds since
 1970-01-01 00:00, :meth:`WallClockCron.next_wall_second` and kin) for the
-epoch-second path of :mod:`explorer.engine.cronfast_zoned`. The differential tests in ``tests/engine/test_cronfast.py`` hold the
-result equal to croniter's; every construct whose croniter semantics are not
-reproduced here is routed to croniter itself (see :func:`_compile`).
+epoch-second path of :mod:`explorer.engine.cronfast_zoned`. The differential
+tests in ``tests/engine/test_cronfast.py`` hold the result equal to croniter's;
+every construct whose croniter semantics are not reproduced here is routed to
+croniter itself (see :func:`_compile`).
 """
 
 from __future__ import annotations

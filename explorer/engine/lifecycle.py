@@ -116,6 +116,7 @@ def activate(sim: Host, run: DagRun) -> None:
     st.pending[key] = run
     st.activations += 1
     st.activation[key] = st.activations
+    dagschedule.note_changed(sim, st.dags[run.dag_id])  # its next parse may differ
 
 
 def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
@@ -125,6 +126,8 @@ def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
     override path), their timers are dropped and the run is queued and active again.
     A run without task instances keeps its finished state."""
     st = sim.state
+    # The backfill makes it a reference candidate (TT-3) even without task instances.
+    dagschedule.note_changed(sim, dag)
     st.runs.thaw(run)  # the cleared run changes again (runlog)
     if not run.tasks:
         return

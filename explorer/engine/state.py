@@ -59,6 +59,13 @@ class SimState:
     waiting: list[tuple[datetime, int, int, str]] = field(default_factory=list)
     waiting_ids: set[str] = field(default_factory=set)
     waiting_parse: datetime | None = None
+    #: When each waiting DAG must be looked at again by a parse (the parse instant from
+    #: which its parse may change something: next-run memo expired, runs changed): a
+    #: heap (instant, DAG order, version, dag_id), current like ``waiting``; a DAG
+    #: without an entry is unchanged by any parse. Kept while the options in force are
+    #: ``waiting_options`` (DEP-7: other options, every waiting DAG is looked at).
+    waiting_recheck: list[tuple[datetime, int, int, str]] = field(default_factory=list)
+    waiting_options: Any = None
     # --- the script and its overrides (script.py, overrides.py)
     script_index: int = 0
     # --- task timers (lifecycle.py): (finish_at, DAG order, nth, task index, seq), a heap

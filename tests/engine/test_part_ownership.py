@@ -58,6 +58,8 @@ OWNERS: dict[str, set[str]] = {
     "waiting": {"dagschedule"},
     "waiting_ids": {"dagschedule"},
     "waiting_parse": {"dagschedule"},
+    "waiting_recheck": {"dagschedule"},
+    "waiting_options": {"dagschedule"},
     "script_index": {"script"},
     "overrides": {"script"},
     "unmatched": {"script"},

@@ -174,7 +174,9 @@ def take_due(
     that got a partition run this loop (SCH-1) get nothing else."""
     st = sim.state
     ready = [d for d in asset_ready if d.dag_id not in skip]
-    count = len(st.waiting_ids - skip) + sum(1 for d in ready if d.dag_id not in st.waiting_ids)
+    # Counted without copying the waiting set (thousands under a backlog, issue 14).
+    count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
+    count += sum(1 for d in ready if d.dag_id not in st.waiting_ids)
     # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
     # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
     ready.sort(key=lambda d: _order_key(d, now))

@@ -114,6 +114,7 @@ def activate(sim: Host, run: DagRun) -> None:
     st.active[key] = run
     st.pending.pop(key, None)
     st.pending[key] = run
+    st.touched.pop(key, None)  # queued (again): nothing for step 5 until it runs
     st.activations += 1
     st.activation[key] = st.activations
     dagschedule.note_changed(sim, st.dags[run.dag_id])  # its next parse may differ
@@ -210,6 +211,7 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
     key = (run.dag_id, run.nth)
     sim.state.active.pop(key, None)
     sim.state.activation.pop(key, None)
+    sim.state.touched.pop(key, None)  # ended: nothing for step 5
     # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
     del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
     dagschedule.sync_parse(sim, dag, now)

@@ -68,6 +68,9 @@ class SimState:
     waiting_options: Any = None
     # --- the script and its overrides (script.py, overrides.py)
     script_index: int = 0
+    #: The DAGs paused now (``DagState.is_paused``): the paused sweep (RND-4) reads their
+    #: runs instead of every run waiting for step 5.
+    paused_ids: set[str] = field(default_factory=set)
     # --- task timers (lifecycle.py): (finish_at, DAG order, nth, task index, seq), a heap
     completions: list[tuple[datetime, int, int, int, int]] = field(default_factory=list)
     overrides: Overrides = field(default_factory=Overrides)

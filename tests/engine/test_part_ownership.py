@@ -61,6 +61,7 @@ OWNERS: dict[str, set[str]] = {
     "waiting_recheck": {"dagschedule"},
     "waiting_options": {"dagschedule"},
     "script_index": {"script"},
+    "paused_ids": {"script"},
     "overrides": {"script"},
     "unmatched": {"script"},
     # One sequence numbers both the overrides and the task timers.

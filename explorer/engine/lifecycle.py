@@ -214,6 +214,7 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
     sim.state.touched.pop(key, None)  # ended: nothing for step 5
     # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
     del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
+    asset_rules.note_limit_changed(sim, dag)  # a slot below max_active_runs (AS-4)
     dagschedule.sync_parse(sim, dag, now)
     # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
     # manual or asset-triggered run ends, never a backfill run (SCH-5).

@@ -89,6 +89,10 @@ class SimState:
     #: DAGs with asset queue rows (AS-2), and those whose condition they satisfy (AS-3).
     asset_queued: set[str] = field(default_factory=set)
     asset_ready: set[str] = field(default_factory=set)
+    #: ``asset_ready`` split for the loop: DAGs set aside at their max_active_runs until
+    #: a run of theirs ends (``asset_full``), and the others (``asset_open``).
+    asset_open: set[str] = field(default_factory=set)
+    asset_full: set[str] = field(default_factory=set)
     #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
     audit_log: list[dict[str, Any]] = field(default_factory=list)
     # --- watchers (assets/watching.py)

@@ -74,6 +74,8 @@ OWNERS: dict[str, set[str]] = {
     "assets": {"assets.scheduling", "assets.orphanage"},
     "asset_queued": {"assets.scheduling"},
     "asset_ready": {"assets.scheduling"},
+    "asset_open": {"assets.scheduling"},
+    "asset_full": {"assets.scheduling"},
     # Airflow's audit log gets rows from the asset rules and the partition requests.
     "audit_log": {"assets.scheduling", "assets.partitioned"},
     "watchers": {"assets.watching"},

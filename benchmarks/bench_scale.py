@@ -335,8 +335,10 @@ def simulate(
 def _progress_line(sim: Simulation, at: datetime, wall: float) -> None:
     days = (at - CLOCK_START) / timedelta(days=1)
     rss_mb = _current_rss_mb()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime  # on a shared machine, steadier than wall
     print(
-        f"progress: sim_days={days:.3f} wall_s={wall:.1f} runs={len(sim.runs)} "
+        f"progress: sim_days={days:.3f} wall_s={wall:.1f} cpu_s={cpu:.1f} runs={len(sim.runs)} "
         f"sim_days_per_min={days * 60 / wall if wall else 0:.4f} rss_mb={rss_mb:.1f}",
         flush=True,
     )

@@ -286,9 +286,19 @@ def _no_case(dag_id: str) -> Case:
 
 
 def simulate(
-    dags: list[GeneratedDag], days: int, *, profile: bool, checkpoint_every: int = 0
+    dags: list[GeneratedDag],
+    horizon: timedelta,
+    *,
+    profile: bool,
+    checkpoint_every: int = 0,
+    progress: timedelta | None = None,
 ) -> tuple[Simulation, float]:
-    """Run the simulation; ``checkpoint_every`` 0 turns automatic checkpoints off."""
+    """Run the simulation; ``checkpoint_every`` 0 turns automatic checkpoints off.
+
+    With ``progress`` the clock is advanced that much at a time (``advance_to`` is
+    incremental: the record is the same) and a line per step tells how far it got,
+    so a run too long to finish still gives its rate and its memory growth.
+    """
     config = SchedulerConfig(
         loop_interval=timedelta(seconds=1), parse_interval=timedelta(seconds=30)
     )
@@ -303,7 +313,13 @@ def simulate(
         [d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000, **extra
     )
     with bulk_allocation():  # as `explorer simulate` runs it
-        sim.advance_to(CLOCK_START + timedelta(days=days))
+        if progress:
+            at = CLOCK_START
+            while at < CLOCK_START + horizon:
+                at = min(at + progress, CLOCK_START + horizon)
+                sim.advance_to(at)
+                _progress_line(sim, at, time.perf_counter() - begin)
+        sim.advance_to(CLOCK_START + horizon)
     if profiler is not None:
         profiler.disable()
     wall = time.perf_counter() - begin
@@ -314,6 +330,27 @@ def simulate(
             print(f"--- profile: top 25 by {order} ---")
             print("\n".join(line for line in out.getvalue().splitlines()[4:] if line.strip()))
     return sim, wall
+
+
+def _progress_line(sim: Simulation, at: datetime, wall: float) -> None:
+    days = (at - CLOCK_START) / timedelta(days=1)
+    rss_mb = _current_rss_mb()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime  # on a shared machine, steadier than wall
+    print(
+        f"progress: sim_days={days:.3f} wall_s={wall:.1f} cpu_s={cpu:.1f} runs={len(sim.runs)} "
+        f"sim_days_per_min={days * 60 / wall if wall else 0:.4f} rss_mb={rss_mb:.1f}",
+        flush=True,
+    )
+
+
+def _current_rss_mb() -> float:
+    """Resident set size now (Linux /proc; elsewhere the peak from getrusage)."""
+    try:
+        fields = Path("/proc/self/statm").read_text().split()
+        return int(fields[1]) * resource.getpagesize() / 2**20
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def sample_cases(dags: list[GeneratedDag], sim: Simulation, k: int) -> list[Case]:
@@ -375,6 +412,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dags", type=int, default=100, help="number of DAGs (N)")
     parser.add_argument("--days", type=int, default=30, help="simulated days (D)")
+    parser.add_argument(
+        "--hours", type=float, help="simulated hours instead of --days (profiling a big N)"
+    )
+    parser.add_argument(
+        "--progress",
+        type=float,
+        default=0,
+        metavar="H",
+        help="advance H simulated hours at a time and print wall seconds and RSS after each",
+    )
     parser.add_argument("--seed", type=int, default=20240301)
     parser.add_argument("--sample", type=int, default=20, help="DAGs timed against Airflow")
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
@@ -407,13 +454,20 @@ def main(argv: list[str] | None = None) -> int:
         kinds[d.kind] = kinds.get(d.kind, 0) + 1
     print(
         f"scenario: {args.dags} DAGs ({', '.join(f'{k}={v}' for k, v in sorted(kinds.items()))}),"
-        f" {sum(d.spec.catchup for d in dags)} with catchup, {args.days} days from "
+        f" {sum(d.spec.catchup for d in dags)} with catchup, "
+        + (f"{args.hours} hours" if args.hours is not None else f"{args.days} days")
+        + " from "
         f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}; checkpoints "
         + (f"every {args.checkpoint_every} instants" if args.checkpoint_every else "off")
     )
 
+    horizon = timedelta(hours=args.hours) if args.hours is not None else timedelta(days=args.days)
     sim, wall = simulate(
-        dags, args.days, profile=args.profile, checkpoint_every=args.checkpoint_every
+        dags,
+        horizon,
+        profile=args.profile,
+        checkpoint_every=args.checkpoint_every,
+        progress=timedelta(hours=args.progress) if args.progress else None,
     )
     runs = len(sim.runs)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

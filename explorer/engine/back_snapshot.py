@@ -189,6 +189,7 @@ def take(state: SimState, shared: dict[int, Any]) -> BackSnapshot:
     # copied here as containers of the same immutable entries, live runs through memo.
     memo[id(state.due)] = list(state.due)
     memo[id(state.waiting)] = list(state.waiting)
+    memo[id(state.waiting_recheck)] = list(state.waiting_recheck)
     memo[id(state.completions)] = list(state.completions)
     memo[id(state.activation)] = dict(state.activation)
     for runs_by_key in (state.active, state.pending, state.touched):

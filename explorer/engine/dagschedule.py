@@ -11,10 +11,11 @@ instant a DAG is touched.
 from __future__ import annotations
 
 import heapq
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from explorer.engine import deployment
+from explorer.engine.dag import DagError
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.max_active_flag import parse_flag
@@ -29,6 +30,7 @@ __all__ = [
     "compute_next_run",
     "due_at",
     "exceeds",
+    "note_changed",
     "parse",
     "peek_due",
     "reschedule",
@@ -40,8 +42,8 @@ __all__ = [
 
 def reschedule(sim: Host, dag: DagState) -> None:
     """Record when ``dag`` next needs a loop; older heap entries become stale."""
+    _leave_waiting(sim, dag)  # its waiting entry, if any, is stale now
     dag.due_version += 1
-    sim.state.waiting_ids.discard(dag.dag_id)  # its waiting entry, if any, is stale now
     due = due_at(sim, dag)
     if due is not None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
@@ -61,14 +63,10 @@ def collect_due(sim: Host, now: datetime) -> None:
     st = sim.state
     p = sim.parses.at_or_before(now)
     popped: list[tuple[datetime, int, DagState]] = []
-    if p != st.waiting_parse:  # a parse since: every waiting DAG is looked at again
-        for _, _, version, dag_id in st.waiting:
-            dag = st.dags[dag_id]
-            if dag.due_version == version:
-                at = due_at(sim, dag)
-                popped.append((now if at is None else at, dag.order, dag))
-        st.waiting.clear()
-        st.waiting_ids.clear()
+    if p != st.waiting_parse:  # a parse since: the waiting DAGs it may change are looked at
+        for dag in _recheck(sim, p):
+            at = due_at(sim, dag)
+            popped.append((now if at is None else at, dag.order, dag))
         st.waiting_parse = p
     while st.due and st.due[0][0] <= now:
         at, order, version, dag_id = heapq.heappop(st.due)
@@ -85,6 +83,88 @@ def collect_due(sim: Host, now: datetime) -> None:
             reschedule(sim, dag)
 
 
+def _recheck(sim: Host, p: datetime | None) -> list[DagState]:
+    """The waiting DAGs a parse at ``p`` may change, taken out of the waiting heap.
+
+    A waiting DAG's parse changes nothing (SCH-4b: same file, same next-run answer,
+    same max_active_runs flag) until its next-run memo expires, its runs change
+    (:func:`note_changed`) or the options change; :func:`_wait` files it in
+    ``SimState.waiting_recheck`` under that instant, and only the entries due by
+    ``p`` come out. The others keep their place: the parse at ``p`` counts as
+    applied to them (:func:`_leave_waiting`, :func:`sync_parse`), as if made.
+    """
+    st = sim.state
+    out: list[DagState] = []
+    if st.deployment.options is not st.waiting_options:  # DEP-7: every parse may change
+        st.waiting_options = st.deployment.options
+        for _, _, version, dag_id in st.waiting:
+            dag = st.dags[dag_id]
+            if dag.due_version == version and dag_id in st.waiting_ids:
+                out.append(dag)
+        st.waiting.clear()
+        st.waiting_recheck.clear()
+        for dag in out:
+            _settle(sim, dag)
+        st.waiting_ids.clear()
+        return out
+    else:
+        heap = st.waiting_recheck
+        while heap and (p is None or heap[0][0] <= p):
+            _, _, version, dag_id = heapq.heappop(heap)
+            dag = st.dags[dag_id]
+            if dag.due_version == version and dag_id in st.waiting_ids:
+                _leave_waiting(sim, dag)  # its waiting entry is stale now
+                out.append(dag)
+    return out
+
+
+def note_changed(sim: Host, dag: DagState) -> None:
+    """``dag``'s runs changed (a run made active, a run cleared): if it waits, the next
+    parse looks at it again (its reference run or max_active_runs flag may differ)."""
+    st = sim.state
+    if dag.dag_id in st.waiting_ids:
+        heapq.heappush(st.waiting_recheck, (_ALWAYS, dag.order, dag.due_version, dag.dag_id))
+
+
+def _parse_holds_until(sim: Host, dag: DagState, p: datetime | None) -> datetime | None:
+    """Until which parse instant a parse of waiting ``dag`` would change nothing
+    (``None``: for ever, as far as the DAG itself goes)."""
+    st = sim.state
+    file = st.deployment.files.get(dag.dag_id)
+    if not dag.deployed or file is None:
+        return None  # no file, no parse (DEP-6): a deploy parses it itself
+    volatile = p if p is not None else _ALWAYS
+    try:
+        if file.resolve(st.deployment.options) is not dag.spec:
+            return volatile
+    except DagError:
+        return volatile  # each parse warns again
+    memo = dag.next_run_memo
+    latest = dag.latest_automated
+    reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
+    if memo is None or memo[0] != reference:
+        return volatile  # the timetable is asked again at each parse
+    if parse_flag(dag, exceeds(sim, dag)) != dag.exceeds_max_active_runs:
+        return volatile
+    until: datetime | None = memo[2]
+    return until
+
+
+def _settle(sim: Host, dag: DagState) -> None:
+    """A DAG leaving the waiting DAGs was parsed at ``waiting_parse`` (or shown to be
+    unchanged by it, :func:`_recheck`): its ``parsed_at`` says so."""
+    p = sim.state.waiting_parse
+    if p is not None and _parse_applies(sim, dag, p):
+        dag.parsed_at = p
+
+
+def _leave_waiting(sim: Host, dag: DagState) -> None:
+    st = sim.state
+    if dag.dag_id in st.waiting_ids:
+        _settle(sim, dag)
+        st.waiting_ids.discard(dag.dag_id)
+
+
 def take_due(
     sim: Host, now: datetime, skip: set[str], asset_ready: list[DagState], limit: int
 ) -> tuple[list[DagState], list[DagState], int]:
@@ -94,7 +174,9 @@ def take_due(
     that got a partition run this loop (SCH-1) get nothing else."""
     st = sim.state
     ready = [d for d in asset_ready if d.dag_id not in skip]
-    count = len(st.waiting_ids - skip) + sum(1 for d in ready if d.dag_id not in st.waiting_ids)
+    # Counted without copying the waiting set (thousands under a backlog, issue 14).
+    count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
+    count += sum(1 for d in ready if d.dag_id not in st.waiting_ids)
     # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
     # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
     ready.sort(key=lambda d: _order_key(d, now))
@@ -118,13 +200,13 @@ def take_due(
         ):
             assert head is not None
             heapq.heappop(heap)
-            st.waiting_ids.discard(head.dag_id)
+            _leave_waiting(sim, head)
             if other is head:
                 index += 1
             taken.append(head)
         else:
             index += 1
-            st.waiting_ids.discard(other.dag_id)  # if also due, its waiting entry goes too
+            _leave_waiting(sim, other)  # if also due, its waiting entry goes too
             taken.append(other)
     left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
     return taken, left, count
@@ -143,6 +225,15 @@ def _wait(sim: Host, dag: DagState) -> None:
     assert info is not None
     heapq.heappush(st.waiting, (info.run_after, dag.order, dag.due_version, dag.dag_id))
     st.waiting_ids.add(dag.dag_id)
+    if st.waiting_options is not st.deployment.options:
+        return  # the next parse looks at every waiting DAG (_recheck)
+    until = _parse_holds_until(sim, dag, st.waiting_parse)
+    if until is not None:
+        heapq.heappush(st.waiting_recheck, (until, dag.order, dag.due_version, dag.dag_id))
+
+
+#: An instant before any parse: an entry filed under it is looked at by the next parse.
+_ALWAYS = datetime.min.replace(tzinfo=UTC)
 
 
 def peek_due(sim: Host) -> datetime | None:
@@ -173,14 +264,23 @@ def due_at(sim: Host, dag: DagState) -> datetime | None:
 
 def sync_parse(sim: Host, dag: DagState, t: datetime) -> None:
     """Apply the latest periodic parse at or before ``t`` if it was not applied yet."""
-    if not dag.deployed or dag.dag_id not in sim.state.deployment.files:
-        return  # no file, no parse (DEP-6)
     p = sim.parses.at_or_before(t)
-    if p is None or (dag.parsed_at is not None and p <= dag.parsed_at):
+    if p is None or not _parse_applies(sim, dag, p):
         return
-    if dag.deployed_at is not None and p < dag.deployed_at:
+    st = sim.state
+    if p == st.waiting_parse and dag.dag_id in st.waiting_ids:
+        dag.parsed_at = p  # applied already, or shown to change nothing (_recheck)
         return
     parse(sim, dag, p)
+
+
+def _parse_applies(sim: Host, dag: DagState, p: datetime) -> bool:
+    """Does the parse at ``p`` still have to be applied to ``dag``?"""
+    if not dag.deployed or dag.dag_id not in sim.state.deployment.files:
+        return False  # no file, no parse (DEP-6)
+    if dag.parsed_at is not None and p <= dag.parsed_at:
+        return False
+    return dag.deployed_at is None or p >= dag.deployed_at
 
 
 def parse(sim: Host, dag: DagState, at: datetime) -> None:

@@ -114,8 +114,10 @@ def activate(sim: Host, run: DagRun) -> None:
     st.active[key] = run
     st.pending.pop(key, None)
     st.pending[key] = run
+    st.touched.pop(key, None)  # queued (again): nothing for step 5 until it runs
     st.activations += 1
     st.activation[key] = st.activations
+    dagschedule.note_changed(sim, st.dags[run.dag_id])  # its next parse may differ
 
 
 def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
@@ -125,6 +127,8 @@ def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
     override path), their timers are dropped and the run is queued and active again.
     A run without task instances keeps its finished state."""
     st = sim.state
+    # The backfill makes it a reference candidate (TT-3) even without task instances.
+    dagschedule.note_changed(sim, dag)
     st.runs.thaw(run)  # the cleared run changes again (runlog)
     if not run.tasks:
         return
@@ -207,8 +211,10 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
     key = (run.dag_id, run.nth)
     sim.state.active.pop(key, None)
     sim.state.activation.pop(key, None)
+    sim.state.touched.pop(key, None)  # ended: nothing for step 5
     # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
     del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
+    asset_rules.note_limit_changed(sim, dag)  # a slot below max_active_runs (AS-4)
     dagschedule.sync_parse(sim, dag, now)
     # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
     # manual or asset-triggered run ends, never a backfill run (SCH-5).

@@ -84,8 +84,6 @@ def earliest_reason(sim: Host) -> datetime | None:
     due = dagschedule.peek_due(sim)
     if due is not None:
         reasons.append(due)
-    if st.asset_ready and asset_rules.asset_runs_due(sim):
-        reasons.append(st.now)
     stale: list[tuple[str, int]] = []
     for key, run in st.pending.items():
         if run.state == "queued":
@@ -98,10 +96,22 @@ def earliest_reason(sim: Host) -> datetime | None:
             stale.append(key)
     for key in stale:
         del st.pending[key]
+    earliest = min(reasons) if reasons else None
+    if earliest is not None and earliest <= st.now:
+        # The asset-ready DAGs and the runs waiting for step 5 give no reason before
+        # now: under a backlog thousands wait there (RND-6: 20 examined a loop; most
+        # ready DAGs at their max_active_runs), and this runs twice an instant (issue 14).
+        return earliest
+    if st.asset_ready and asset_rules.asset_runs_due(sim):
+        return st.now  # nothing else is earlier than now here
     for run in st.touched.values():  # done, waiting for step 5 (or its logical date)
         if run.state == "running":
-            reasons.append(max(run.logical_date or st.now, st.now))
-    return min(reasons) if reasons else None
+            reason = max(run.logical_date or st.now, st.now)
+            if earliest is None or reason < earliest:
+                earliest = reason
+                if reason == st.now:
+                    break  # none is earlier
+    return earliest
 
 
 def catch_up_examination(sim: Host, t: datetime) -> None:
@@ -359,11 +369,14 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     done.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
     # DEP-6: a stale DAG's running runs are not looked at until its file is back.
     done = [r for r in done if not st.dags[r.dag_id].is_stale]
-    # RND-4: the sweep of paused DAGs ends their finished running runs after step 5.
+    # RND-4: the sweep of paused DAGs ends their finished running runs after step 5;
+    # read from the paused DAGs' active runs, not from every run waiting for step 5.
     swept = [
         r
-        for r in st.touched.values()
-        if r.state == "running" and st.dags[r.dag_id].is_paused and not st.dags[r.dag_id].is_stale
+        for dag in map(st.dags.__getitem__, st.paused_ids)
+        if not dag.is_stale
+        for r in dag.active
+        if r.state == "running" and (r.dag_id, r.nth) in st.touched
     ]
     done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
     finished = False
@@ -372,7 +385,8 @@ def finish_runs(sim: Host, now: datetime) -> bool:
             failed = any(t.state == "failed" for t in run.tasks)
             lifecycle.finish_run(sim, run, "failed" if failed else "success", now)
             finished = True
-    seen = {id(r) for r in done}
-    for key in [k for k, r in st.touched.items() if r.state != "running" or id(r) in seen]:
-        del st.touched[key]
+    # The runs looked at leave ``touched``; a run that stopped running otherwise left it
+    # when it did (lifecycle.finish_run, lifecycle.activate).
+    for run in done:
+        st.touched.pop((run.dag_id, run.nth), None)
     return finished

@@ -78,6 +78,7 @@ def apply(sim: Host, action: act.Action) -> None:
         dag = st.dags[action.dag_id]
         dagschedule.sync_parse(sim, dag, action.at)
         dag.is_paused = isinstance(action, act.Pause)
+        _note_paused(sim, dag)
         dagschedule.reschedule(sim, dag)
         sim.emit("dag_paused" if dag.is_paused else "dag_unpaused", dag.dag_id)
     elif isinstance(action, act.Trigger):
@@ -110,8 +111,16 @@ def deploy_dag(sim: Host, dag: DagState, at: datetime) -> None:
         dag.deployed = True
         dag.deployed_at = at
         dag.is_paused = dag.spec.is_paused_upon_creation
+        _note_paused(sim, dag)
         sim.emit("dag_deployed", dag.dag_id)
     dagschedule.parse(sim, dag, at)
+
+
+def _note_paused(sim: Host, dag: DagState) -> None:
+    if dag.is_paused:
+        sim.state.paused_ids.add(dag.dag_id)
+    else:
+        sim.state.paused_ids.discard(dag.dag_id)
 
 
 def trigger(sim: Host, action: act.Trigger) -> None:

@@ -59,8 +59,18 @@ class SimState:
     waiting: list[tuple[datetime, int, int, str]] = field(default_factory=list)
     waiting_ids: set[str] = field(default_factory=set)
     waiting_parse: datetime | None = None
+    #: When each waiting DAG must be looked at again by a parse (the parse instant from
+    #: which its parse may change something: next-run memo expired, runs changed): a
+    #: heap (instant, DAG order, version, dag_id), current like ``waiting``; a DAG
+    #: without an entry is unchanged by any parse. Kept while the options in force are
+    #: ``waiting_options`` (DEP-7: other options, every waiting DAG is looked at).
+    waiting_recheck: list[tuple[datetime, int, int, str]] = field(default_factory=list)
+    waiting_options: Any = None
     # --- the script and its overrides (script.py, overrides.py)
     script_index: int = 0
+    #: The DAGs paused now (``DagState.is_paused``): the paused sweep (RND-4) reads their
+    #: runs instead of every run waiting for step 5.
+    paused_ids: set[str] = field(default_factory=set)
     # --- task timers (lifecycle.py): (finish_at, DAG order, nth, task index, seq), a heap
     completions: list[tuple[datetime, int, int, int, int]] = field(default_factory=list)
     overrides: Overrides = field(default_factory=Overrides)
@@ -79,6 +89,10 @@ class SimState:
     #: DAGs with asset queue rows (AS-2), and those whose condition they satisfy (AS-3).
     asset_queued: set[str] = field(default_factory=set)
     asset_ready: set[str] = field(default_factory=set)
+    #: ``asset_ready`` split for the loop: DAGs set aside at their max_active_runs until
+    #: a run of theirs ends (``asset_full``), and the others (``asset_open``).
+    asset_open: set[str] = field(default_factory=set)
+    asset_full: set[str] = field(default_factory=set)
     #: Airflow's audit-log entries about partitioned consumers (PT-2, PT-3).
     audit_log: list[dict[str, Any]] = field(default_factory=list)
     # --- watchers (assets/watching.py)

@@ -58,7 +58,10 @@ OWNERS: dict[str, set[str]] = {
     "waiting": {"dagschedule"},
     "waiting_ids": {"dagschedule"},
     "waiting_parse": {"dagschedule"},
+    "waiting_recheck": {"dagschedule"},
+    "waiting_options": {"dagschedule"},
     "script_index": {"script"},
+    "paused_ids": {"script"},
     "overrides": {"script"},
     "unmatched": {"script"},
     # One sequence numbers both the overrides and the task timers.
@@ -71,6 +74,8 @@ OWNERS: dict[str, set[str]] = {
     "assets": {"assets.scheduling", "assets.orphanage"},
     "asset_queued": {"assets.scheduling"},
     "asset_ready": {"assets.scheduling"},
+    "asset_open": {"assets.scheduling"},
+    "asset_full": {"assets.scheduling"},
     # Airflow's audit log gets rows from the asset rules and the partition requests.
     "audit_log": {"assets.scheduling", "assets.partitioned"},
     "watchers": {"assets.watching"},

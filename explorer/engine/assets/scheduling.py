@@ -274,9 +274,10 @@ def drop_queue_rows(sim: Host, dag: DagState) -> None:
     if dag.spec.timetable.asset_condition is None:
         dag.adrq.clear()
         st.asset_queued.discard(dag.dag_id)
-        st.asset_ready.discard(dag.dag_id)
+        _not_ready(sim, dag.dag_id)
     else:
         refresh_ready(sim, [dag])
+    note_limit_changed(sim, dag)  # its max_active_runs may differ now
 
 
 def refresh_ready(sim: Host, dags: list[DagState] | None) -> None:
@@ -286,18 +287,56 @@ def refresh_ready(sim: Host, dags: list[DagState] | None) -> None:
     for dag in targets:
         if condition_ready(sim, dag):
             st.asset_ready.add(dag.dag_id)
+            if dag.dag_id not in st.asset_full:
+                st.asset_open.add(dag.dag_id)
         else:
-            st.asset_ready.discard(dag.dag_id)
+            _not_ready(sim, dag.dag_id)
+
+
+def _not_ready(sim: Host, dag_id: str) -> None:
+    st = sim.state
+    st.asset_ready.discard(dag_id)
+    st.asset_open.discard(dag_id)
+    st.asset_full.discard(dag_id)
 
 
 def ready_asset_dags(sim: Host) -> list[DagState]:
-    """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs."""
+    """``dags_needing_dagruns``' asset half: queued, ready, unpaused, below max_active_runs.
+
+    Most ready DAGs of a busy deployment wait at their max_active_runs (AS-4): one
+    found so is set aside in ``asset_full`` until a run of it ends or its definition
+    changes (:func:`note_limit_changed`), so that a loop reads only the others
+    (issue 14: thousands of ready DAGs read at every loop)."""
     st = sim.state
-    ready = [dag for dag in map(st.dags.__getitem__, st.asset_ready) if _may_run(dag)]
-    # Filtered first, then sorted: most ready DAGs of a busy deployment wait at their
-    # max_active_runs, and this runs at every loop (issue 14).
+    ready: list[DagState] = []
+    full: list[str] = []
+    for dag in map(st.dags.__getitem__, st.asset_open):
+        if _may_run(dag):
+            ready.append(dag)
+        elif _only_full(dag):
+            full.append(dag.dag_id)
+    st.asset_open.difference_update(full)
+    st.asset_full.update(full)
     ready.sort(key=lambda d: d.order)
     return ready
+
+
+def _only_full(dag: DagState) -> bool:
+    """Would ``dag`` run but for its active runs? (It stays so until one of them ends or
+    its max_active_runs changes: nothing else lowers the count or raises the limit.)"""
+    if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
+        return False
+    return len(dag.active) >= dag.spec.max_active_runs
+
+
+def note_limit_changed(sim: Host, dag: DagState) -> None:
+    """A run of ``dag`` ended or its definition changed: if it was set aside at its
+    max_active_runs, the next loop reads it again."""
+    st = sim.state
+    if dag.dag_id in st.asset_full:
+        st.asset_full.discard(dag.dag_id)
+        if dag.dag_id in st.asset_ready:
+            st.asset_open.add(dag.dag_id)
 
 
 def _may_run(dag: DagState) -> bool:
@@ -310,7 +349,7 @@ def _may_run(dag: DagState) -> bool:
 
 def asset_runs_due(sim: Host) -> bool:
     st = sim.state
-    return any(_may_run(st.dags[d]) for d in st.asset_ready) if st.asset_ready else False
+    return any(_may_run(st.dags[d]) for d in st.asset_open) if st.asset_open else False
 
 
 def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:
@@ -336,7 +375,7 @@ def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     insort(dag.asset_run_afters, epoch_us(triggered))
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
-    st.asset_ready.discard(dag.dag_id)
+    _not_ready(sim, dag.dag_id)
     sim.emit("run_created", dag.dag_id, run)
     return run
 

@@ -88,6 +88,8 @@ class SimulationPanes(QObject):
         self.bench.timeline.dag_selected.connect(self._dag_from_timeline)
         scene.selectionChangedIds.connect(self._dag_from_canvas)
         self._badges: dict[str, DagBadge] = {}
+        #: The (node item, badge) each DAG's node was last given (``_show_badges``).
+        self._given: dict[str, tuple[object, DagBadge]] = {}
         self.session.badges_changed.connect(self._show_badges)
         scene.synced.connect(self._canvas_synced)
         self._show_badges(
@@ -96,11 +98,22 @@ class SimulationPanes(QObject):
 
     # ----------------------------------------------------------------- canvas <-> clock
     def _show_badges(self, badges: dict[str, DagBadge]) -> None:
+        """Give each DAG node its badge; only the nodes whose badge (or item) changed.
+
+        A step or a Back changes the badges of a few DAGs, and a node drag syncs the
+        scene without changing any: looking every badge up again (its label, tone and
+        tooltip) for 200 nodes was a few milliseconds of each (issue 13).
+        """
         self._badges = badges
+        nodes, given = self.scene.nodes, self._given
         for dag_id, badge in badges.items():
-            item = self.scene.nodes.get(f"dag:{dag_id}")
-            if item is not None:
-                item.set_live(badge_look(badge))
+            item = nodes.get(f"dag:{dag_id}")
+            if item is None:
+                continue
+            if given.get(dag_id) == (item, badge):
+                continue
+            item.set_live(badge_look(badge))
+            given[dag_id] = (item, badge)
 
     def _canvas_synced(self) -> None:
         self._show_badges(self._badges)  # new items get theirs at once

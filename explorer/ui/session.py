@@ -561,7 +561,8 @@ class SimulationSession(QtCore.QObject):
         the engine's state there (a checkpoint of its own, nothing replayed)."""
         self._history.append(before)
         if self.checkpoint_every:  # the GUI's sessions; headless tests may turn them off
-            self._back.append(_checkpoint_without_gc(self._sim))
+            previous = self._back[-1] if self._back else None
+            self._back.append(_checkpoint_without_gc(self._sim, previous))
             del self._back[:-BACK_SNAPSHOTS]
 
     def _rewind(
@@ -624,8 +625,8 @@ class SimulationSession(QtCore.QObject):
             self.badges_changed.emit(self.badges())
 
 
-def _checkpoint_without_gc(sim: Simulation) -> BackSnapshot:
-    """``sim.back_snapshot()`` with the cyclic garbage collector paused, its copy then
+def _checkpoint_without_gc(sim: Simulation, previous: BackSnapshot | None) -> BackSnapshot:
+    """``sim.back_snapshot(previous)`` with the cyclic garbage collector paused, its copy then
     filed with the old objects.
 
     The copy makes thousands of containers and every 700 of them start a young
@@ -643,7 +644,7 @@ def _checkpoint_without_gc(sim: Simulation) -> BackSnapshot:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return sim.back_snapshot()
+        return sim.back_snapshot(previous)
     finally:
         gc.freeze()
         gc.unfreeze()

@@ -86,7 +86,7 @@ from typing import ClassVar
 from PySide6 import QtCore
 
 from explorer.document.edit_reach import edit_kind, engine_reach
-from explorer.document.panels.badges import DagBadge, compute_badges
+from explorer.document.panels.badges import AssetCounts, DagBadge, compute_badges
 from explorer.document.panels.captions import StepReport
 from explorer.engine.alerts import Alert, compute_alerts
 from explorer.engine.back_snapshot import BackSnapshot
@@ -238,6 +238,8 @@ class SimulationSession(QtCore.QObject):
         self._next_cache: tuple[tuple[int, datetime, int], datetime | None] | None = None
         #: What a replaced simulation leaves, dropped a piece per turn (:meth:`_retire`).
         self._retiring: deque[object] = deque()
+        #: The badges' asset counts, kept between steps (``compute_badges``' memo).
+        self._asset_counts: AssetCounts = {}
         self._reap = reap or qt_reap
 
     @classmethod
@@ -470,7 +472,7 @@ class SimulationSession(QtCore.QObject):
 
     # ------------------------------------------------------------------ what panes read
     def badges(self) -> dict[str, DagBadge]:
-        return compute_badges(self._sim)
+        return compute_badges(self._sim, self._asset_counts)
 
     def alerts(self) -> list[Alert]:
         """Alerts raised up to the clock (``compute_alerts`` with ``until`` = now)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
+from datetime import timedelta
 
 import pytest
 from PySide6.QtCore import QPointF
@@ -126,3 +127,57 @@ def test_the_pieces_are_still_all_let_go(qtbot, monkeypatch: pytest.MonkeyPatch)
     assert pieces > 3
     qtbot.waitUntil(lambda: not session._retiring, timeout=10_000)
     assert old() is None
+
+
+def test_badges_read_again_only_the_conditions_whose_queue_rows_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every step and Back computes every DAG's badge: each asset consumer's condition was
+    walked again. A condition of assets only is read again only when its DAG's queue rows
+    (adrq) changed; one with a ref or an alias always (the asset store moves too)."""
+    from explorer.document.panels import badges as badges_module
+    from explorer.engine.assets.condition import AliasNode, RefNode, walk
+    from tests.ui.test_back_snapshots import session_at as session_hours
+
+    session, defer = session_hours(30)
+
+    def forward() -> None:  # half an hour on (queue rows change a few times a day here)
+        session.run_to(session.now + timedelta(minutes=30))
+        defer.drain()
+
+    sim = session.sim
+    consumers = {
+        dag_id: dag.spec.timetable.asset_condition
+        for dag_id, dag in sim.dags.items()
+        if dag.spec.timetable.asset_condition is not None
+        and dag.deployed
+        and not dag.spec.timetable.partitioned
+    }
+    with_refs = {
+        dag_id
+        for dag_id, cond in consumers.items()
+        if any(isinstance(node, RefNode | AliasNode) for node in walk(cond))  # type: ignore[arg-type]
+    }
+    read: list[str] = []
+    original = badges_module._leaves_updated
+
+    def counted(sim, dag, cond, resolve_ref):  # type: ignore[no-untyped-def]
+        read.append(dag.dag_id)
+        return original(sim, dag, cond, resolve_ref)
+
+    monkeypatch.setattr(badges_module, "_leaves_updated", counted)
+    session.badges()
+    assert sorted(read) == sorted(consumers)  # the first reading reads them all
+    assert len(consumers) > len(with_refs)  # conditions of assets only among them
+    reread = 0
+    for move in [forward] * 60 + [session.step_back] * 6:
+        rows = {dag_id: tuple(sim.dags[dag_id].adrq) for dag_id in consumers}
+        move()
+        sim = session.sim
+        read.clear()
+        badges = session.badges()
+        changed = {d for d in consumers if tuple(sim.dags[d].adrq) != rows[d]}
+        assert set(read) == changed | with_refs  # before: every consumer, every time
+        assert badges == badges_module.compute_badges(sim)  # what a whole reading gives
+        reread += len(changed)
+    assert reread > 0  # queue rows did change on the way

@@ -181,3 +181,39 @@ def test_badges_read_again_only_the_conditions_whose_queue_rows_changed(
         assert badges == badges_module.compute_badges(sim)  # what a whole reading gives
         reread += len(changed)
     assert reread > 0  # queue rows did change on the way
+
+
+def _canvas_order_by_key(panes: SimulationPanes) -> list[str]:
+    """The lane order as a sort with a key per node gives it (what the panes did)."""
+    places, offsets = panes.scene.positions, panes.scene.view_offsets
+    uris = panes._uris[2] if panes._uris is not None else {}
+
+    def shown(node_id: str) -> tuple[float, float]:
+        x, y = places.get(node_id, (0.0, 0.0))
+        dx, dy = offsets.get(node_id, (0.0, 0.0))
+        return (y + dy, x + dx)
+
+    order = []
+    for node_id in sorted(panes.scene.nodes, key=shown):
+        kind, _, name = node_id.partition(":")
+        if kind == "dag":
+            order.append(name)
+        elif kind == "asset":
+            order.append(uris.get(name, name))
+    return order
+
+
+def test_the_lane_order_is_the_canvas_order_with_ties_and_offsets(window: MainWindow) -> None:
+    panes = _panes(window)
+    scene = panes.scene
+    assert panes.canvas_order() == _canvas_order_by_key(panes)
+    ids = list(scene.nodes)
+    # ties on y (then x), a node without a place, and the canvas filter's offsets
+    scene.positions[ids[0]] = (50.0, 10.0)
+    scene.positions[ids[1]] = (20.0, 10.0)
+    scene.positions[ids[2]] = (20.0, 10.0)
+    scene.positions.pop(ids[3], None)
+    scene.view_offsets[ids[4]] = (0.0, -1e6)
+    scene.view_offsets[ids[1]] = (-0.0, 0.0)
+    order = panes.canvas_order()
+    assert order == _canvas_order_by_key(panes) != []

@@ -43,7 +43,7 @@ import numpy as np
 
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetStore
-from explorer.engine.dagstate import _COPIED, _SHARED, DagState
+from explorer.engine.dagstate import COPIED_FIELDS, SHARED_FIELDS, DagState
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import DagRun
 from explorer.engine.state import SimState
@@ -154,13 +154,13 @@ def _truncate_lists(table: dict[object, list[Any]], lengths: dict[object, int]) 
 #: DagState fields that hold values never changed in place, plus the two copied fields
 #: a DAG state copy shares with the live state (its runs; a packed run, or none): the
 #: same objects in the live state and a copy when the DAG has not changed since.
-_IDENTICAL = operator.attrgetter(*_SHARED, "runs", "latest_automated")
+_IDENTICAL = operator.attrgetter(*SHARED_FIELDS, "runs", "latest_automated")
 #: The copied fields :func:`_unchanged` compares: a new one must be added there.
 _COMPARED = frozenset(
     {"runs", "logical_dates", "active", "latest_automated", "adrq", "asset_run_afters"}
 )
-if _COMPARED != _COPIED:
-    raise TypeError(f"_unchanged does not compare the DagState fields {_COPIED - _COMPARED}")
+if _COMPARED != COPIED_FIELDS:
+    raise TypeError(f"_unchanged does not compare the DagState fields {COPIED_FIELDS - _COMPARED}")
 
 
 def _unchanged(live: DagState, runs_now: int, copied: DagState, runs_then: int) -> bool:

@@ -131,7 +131,7 @@ def qt_defer(callback: Callable[[], None]) -> None:
 
 
 #: Milliseconds between two pieces of a replaced simulation let go (:meth:`_retire`).
-RETIRE_PAUSE_MS = 40
+RETIRE_PAUSE_MS = 100
 
 
 def qt_reap(callback: Callable[[], None]) -> None:
@@ -142,8 +142,8 @@ def qt_reap(callback: Callable[[], None]) -> None:
     the state) is a few milliseconds; at every turn of the loop, the turns that answer
     the user right after an edit (a drag's events, a step, Back) each paid one: a node
     drag measured 17 ms CPU while pieces were left, 10 ms once they were gone
-    (issue 13). A pause between pieces leaves most turns to the user; the memory is
-    still given back within a second or two.
+    (issue 13). A pause between pieces leaves most turns to the user (at most a few
+    percent of the time goes to them); the memory is still given back within seconds.
     """
     QtCore.QTimer.singleShot(RETIRE_PAUSE_MS, callback)
 

@@ -20,11 +20,20 @@ instant than the snapshots that stay behind it (Back drops the later ones
 first), so a structure's prefix up to an older snapshot's lengths is never
 rewritten. :meth:`BackSnapshot.valid` still checks the lengths, and a snapshot
 that fails the check is not used (Back then replays from a checkpoint).
+
+A step changes a few DAGs' states; the others are as the previous snapshot copied
+them. A snapshot therefore borrows the previous snapshot's copy of every DAG state
+that has not changed since (:func:`_unchanged`: the same values, the same lengths
+of what only grows, no live run) instead of copying it again. A borrowed copy is
+never handed to the engine, which changes DAG states in place: restoring keeps the
+live DAG state where it has not changed since the snapshot either (a Back after a
+step: all but a few), and copies the borrowed one otherwise.
 """
 
 from __future__ import annotations
 
 import copy
+import operator
 from array import array
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,6 +43,7 @@ import numpy as np
 
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetStore
+from explorer.engine.dagstate import COPIED_FIELDS, SHARED_FIELDS, DagState
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import DagRun
 from explorer.engine.state import SimState
@@ -141,6 +151,38 @@ def _truncate_lists(table: dict[object, list[Any]], lengths: dict[object, int]) 
         del table[key][n:]
 
 
+#: DagState fields that hold values never changed in place, plus the two copied fields
+#: a DAG state copy shares with the live state (its runs; a packed run, or none): the
+#: same objects in the live state and a copy when the DAG has not changed since.
+_IDENTICAL = operator.attrgetter(*SHARED_FIELDS, "runs", "latest_automated")
+#: The copied fields :func:`_unchanged` compares: a new one must be added there.
+_COMPARED = frozenset(
+    {"runs", "logical_dates", "active", "latest_automated", "adrq", "asset_run_afters"}
+)
+if _COMPARED != COPIED_FIELDS:
+    raise TypeError(f"_unchanged does not compare the DagState fields {COPIED_FIELDS - _COMPARED}")
+
+
+def _unchanged(live: DagState, runs_now: int, copied: DagState, runs_then: int) -> bool:
+    """Whether ``copied`` (a snapshot's copy, ``runs_then`` runs) is still what ``live``
+    (``runs_now`` runs) holds.
+
+    Values never changed in place are compared by identity (an equal value set again
+    counts as a change: a copy too many, never one too few); ``logical_dates`` and
+    ``asset_run_afters`` only grow as runs are created (compared by length, with the
+    runs); a DAG with a live run always differs (its runs are copied with the state's).
+    """
+    if live.active or copied.active or runs_now != runs_then:
+        return False
+    if not all(map(operator.is_, _IDENTICAL(live), _IDENTICAL(copied))):
+        return False
+    return (
+        len(live.logical_dates.keys) == len(copied.logical_dates.keys)
+        and len(live.asset_run_afters) == len(copied.asset_run_afters)
+        and live.adrq == copied.adrq
+    )
+
+
 @dataclass(slots=True)
 class BackSnapshot:
     """The state before a move: ``state`` shares the run log, the DAGs' run ids and the
@@ -149,7 +191,13 @@ class BackSnapshot:
     state: SimState
     log: _LogMark
     store: _StoreMark
-    dag_runs: list[tuple[DagRuns, int]]
+    #: Each DAG's run ids and their count, by dag_id.
+    dag_runs: dict[str, tuple[DagRuns, int]]
+    #: The DAG states borrowed from an earlier snapshot (shared with it: never given to
+    #: the engine as they are).
+    borrowed: frozenset[str] = frozenset()
+    #: DAG states copied by :func:`take` (the others were borrowed).
+    copied: int = 0
 
     @property
     def now(self) -> datetime:
@@ -160,28 +208,62 @@ class BackSnapshot:
         return (
             self.log.valid()
             and self.store.valid()
-            and all(len(runs._ids) >= n for runs, n in self.dag_runs)
+            and all(len(runs._ids) >= n for runs, n in self.dag_runs.values())
         )
 
-    def restore(self) -> SimState:
-        """Truncate the shared structures back and give the state (used once)."""
+    def restore(self, live: SimState | None = None) -> SimState:
+        """Truncate the shared structures back and give the state (used once).
+
+        ``live``: the engine's state now, which the restored one replaces. A borrowed
+        DAG state is replaced by the live one where that has not changed since the
+        snapshot, by a copy of it otherwise (without ``live``: always a copy).
+        """
+        dags = self.state.dags
+        if self.borrowed:
+            now = {} if live is None else live.dags
+            memo: dict[int, Any] = {}
+            for dag_id in self.borrowed:
+                copied, (runs, n) = dags[dag_id], self.dag_runs[dag_id]
+                current = now.get(dag_id)
+                if current is not None and _unchanged(current, len(runs._ids), copied, n):
+                    dags[dag_id] = current
+                else:  # (no live run in it: its runs and a packed run are shared)
+                    memo[id(copied.runs)] = copied.runs
+                    if copied.latest_automated is not None:
+                        memo[id(copied.latest_automated)] = copied.latest_automated
+                    dags[dag_id] = copy.deepcopy(copied, memo)
+            self.borrowed = frozenset()
         self.log.restore()
         self.store.restore()
-        for runs, n in self.dag_runs:
+        for runs, n in self.dag_runs.values():
             del runs._ids[n:]
         return self.state
 
 
-def take(state: SimState, shared: dict[int, Any]) -> BackSnapshot:
+def take(
+    state: SimState, shared: dict[int, Any], previous: BackSnapshot | None = None
+) -> BackSnapshot:
     """A Back snapshot of ``state``; ``shared``: the immutable objects a checkpoint shares
-    (specs and files, :meth:`Simulation._shared`)."""
+    (specs and files, :meth:`Simulation._shared`); ``previous``: the latest snapshot
+    still kept of the same simulation, whose copies of the DAG states that have not
+    changed since are borrowed."""
     log, store = state.runs, state.assets
     memo = dict(shared)
     memo[id(log)] = log
     memo[id(store)] = store
-    dag_runs = [(dag.runs, len(dag.runs._ids)) for dag in state.dags.values()]
-    for runs, _ in dag_runs:
+    dag_runs = {dag_id: (dag.runs, len(dag.runs._ids)) for dag_id, dag in state.dags.items()}
+    for runs, _ in dag_runs.values():
         memo[id(runs)] = runs
+    borrowed: list[str] = []
+    if previous is not None:
+        before, runs_before = previous.state.dags, previous.dag_runs
+        for dag_id, dag in state.dags.items():
+            earlier = before.get(dag_id)
+            if earlier is not None and _unchanged(
+                dag, dag_runs[dag_id][1], earlier, runs_before[dag_id][1]
+            ):
+                memo[id(dag)] = earlier
+                borrowed.append(dag_id)
     for run in log._cache.values():  # packed runs are never mutated (thaw first): shared
         memo[id(run)] = run
     # The scheduler's heaps and run indexes hold tuples of datetimes, ints and strings,
@@ -208,4 +290,11 @@ def take(state: SimState, shared: dict[int, Any]) -> BackSnapshot:
         dict(store.active),
         dict(store.activates_at),
     )
-    return BackSnapshot(copied, log_mark, store_mark, dag_runs)
+    return BackSnapshot(
+        copied,
+        log_mark,
+        store_mark,
+        dag_runs,
+        frozenset(borrowed),
+        len(state.dags) - len(borrowed),
+    )

@@ -16,7 +16,7 @@ from explorer.engine.runs import DagRun
 from explorer.engine.types import DagRunInfo
 from explorer.engine.tz import epoch_us
 
-__all__ = ["DagState", "LogicalDates"]
+__all__ = ["COPIED_FIELDS", "SHARED_FIELDS", "DagState", "LogicalDates"]
 
 
 @dataclass(slots=True)
@@ -178,3 +178,7 @@ _COPIED = frozenset(
 #: The others hold immutable values (the spec, instants, frozen dataclasses, tuples, flags):
 #: a checkpoint shares them. A new field lands here unless it is added to ``_COPIED``.
 _SHARED = tuple(f.name for f in fields(DagState) if f.name not in _COPIED)
+#: The same two sets for other copies of DAG states (a Back snapshot borrows a DAG
+#: state's copy when every field is as it was: :mod:`explorer.engine.back_snapshot`).
+COPIED_FIELDS = _COPIED
+SHARED_FIELDS = _SHARED

@@ -303,7 +303,7 @@ class Simulation:
         if isinstance(snapshot, BackSnapshot) and not snapshot.valid():
             snapshot = None  # its shared structures were cut shorter since: replay instead
         if snapshot is not None and nearest <= snapshot.now <= instant:
-            state = snapshot.restore() if isinstance(snapshot, BackSnapshot) else snapshot
+            state = snapshot.restore(self.state) if isinstance(snapshot, BackSnapshot) else snapshot
             self.restore(state, owned=True)
         elif self._checkpoints:
             self.restore(self._checkpoints[-1][1])
@@ -375,12 +375,14 @@ class Simulation:
         self._leave_bulk()
         return copy.deepcopy(self.state, self._shared())
 
-    def back_snapshot(self) -> BackSnapshot:
+    def back_snapshot(self, previous: BackSnapshot | None = None) -> BackSnapshot:
         """A snapshot for Back (:mod:`~explorer.engine.back_snapshot`): the state as
         :meth:`checkpoint` copies it, but the run log, the DAGs' run ids and the asset
-        events shared and kept by their lengths. Give it to :meth:`rewind_to` at most once."""
+        events shared and kept by their lengths, and the DAG states unchanged since
+        ``previous`` (this simulation's latest snapshot still kept) borrowed from it.
+        Give it to :meth:`rewind_to` at most once."""
         self._leave_bulk()
-        return take_back_snapshot(self.state, self._shared())
+        return take_back_snapshot(self.state, self._shared(), previous)
 
     def restore(self, snapshot: SimState, *, owned: bool = False) -> None:
         """Make a copy of ``snapshot`` the state; ``owned``: the caller gives the snapshot

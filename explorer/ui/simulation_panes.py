@@ -21,6 +21,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -88,6 +89,8 @@ class SimulationPanes(QObject):
         self.bench.timeline.dag_selected.connect(self._dag_from_timeline)
         scene.selectionChangedIds.connect(self._dag_from_canvas)
         self._badges: dict[str, DagBadge] = {}
+        #: The (node item, badge) each DAG's node was last given (``_show_badges``).
+        self._given: dict[str, tuple[object, DagBadge]] = {}
         self.session.badges_changed.connect(self._show_badges)
         scene.synced.connect(self._canvas_synced)
         self._show_badges(
@@ -96,11 +99,22 @@ class SimulationPanes(QObject):
 
     # ----------------------------------------------------------------- canvas <-> clock
     def _show_badges(self, badges: dict[str, DagBadge]) -> None:
+        """Give each DAG node its badge; only the nodes whose badge (or item) changed.
+
+        A step or a Back changes the badges of a few DAGs, and a node drag syncs the
+        scene without changing any: looking every badge up again (its label, tone and
+        tooltip) for 200 nodes was a few milliseconds of each (issue 13).
+        """
         self._badges = badges
+        nodes, given = self.scene.nodes, self._given
         for dag_id, badge in badges.items():
-            item = self.scene.nodes.get(f"dag:{dag_id}")
-            if item is not None:
-                item.set_live(badge_look(badge))
+            item = nodes.get(f"dag:{dag_id}")
+            if item is None:
+                continue
+            if given.get(dag_id) == (item, badge):
+                continue
+            item.set_live(badge_look(badge))
+            given[dag_id] = (item, badge)
 
     def _canvas_synced(self) -> None:
         self._show_badges(self._badges)  # new items get theirs at once
@@ -117,16 +131,18 @@ class SimulationPanes(QObject):
             self._uris = (weakref.ref(sim), known, uris)
         uris = self._uris[2]
         # where the items are shown: the file's places plus the canvas filter's offsets (read
-        # from the scene's tables: asking 800 items for x() and y() on every drop was slow)
+        # from the scene's tables: asking 800 items for x() and y() on every drop was slow),
+        # sorted by (y, x), ties in scene order (a stable sort: a key function per node was
+        # a millisecond of every node drag, issue 13)
         places, offsets = self.scene.positions, self.scene.view_offsets
-
-        def shown(node_id: str) -> tuple[float, float]:
-            x, y = places.get(node_id, (0.0, 0.0))
-            dx, dy = offsets.get(node_id, (0.0, 0.0))
-            return (y + dy, x + dx)
-
+        nodes = list(self.scene.nodes)
+        zero = (0.0, 0.0)
+        shown = np.array([places.get(n, zero) for n in nodes], dtype=float).reshape(-1, 2)
+        if offsets:
+            shown += np.array([offsets.get(n, zero) for n in nodes], dtype=float).reshape(-1, 2)
+        by_place = np.lexsort((shown[:, 0], shown[:, 1])).tolist()  # (the last key first)
         order: list[str] = []
-        for node_id in sorted(self.scene.nodes, key=shown):
+        for node_id in (nodes[i] for i in by_place):
             kind, _, name = node_id.partition(":")
             if kind == "dag":
                 order.append(name)

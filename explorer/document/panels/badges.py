@@ -28,7 +28,12 @@ if TYPE_CHECKING:
     from explorer.engine.dagstate import DagState
     from explorer.engine.simulation import Simulation
 
-__all__ = ["DagBadge", "compute_badges"]
+__all__ = ["AssetCounts", "DagBadge", "compute_badges"]
+
+#: Per DAG: (its condition, its adrq's assets, "n of m assets updated", ready) as last
+#: computed for a condition of assets only (no ``Asset.ref``, no alias), whose reading
+#: depends on nothing else (:func:`compute_badges`'s ``memo``).
+AssetCounts = dict[str, tuple[Condition, tuple[AssetKey, ...], str, bool]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +71,14 @@ class DagBadge:
         return " · ".join(parts)
 
 
-def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
-    """One badge per DAG, in scenario order."""
+def compute_badges(sim: Simulation, memo: AssetCounts | None = None) -> dict[str, DagBadge]:
+    """One badge per DAG, in scenario order.
+
+    ``memo``: kept by the caller between calls. Badges are computed after every step
+    and Back, and walking every consumer's condition was most of it (issue 13), although
+    a step changes the queue rows of a few: a condition of assets only is read again
+    only when its DAG's queue rows changed.
+    """
     waits = _waits(sim)
     store = sim.state.assets
     resolve_ref = _RefIndex(store).resolve
@@ -92,14 +103,27 @@ def compute_badges(sim: Simulation) -> dict[str, DagBadge]:
         assets = ready = None
         cond = dag.spec.timetable.asset_condition
         if cond is not None and dag.deployed and not dag.spec.timetable.partitioned:
-            done, total = _leaves_updated(sim, dag, cond, resolve_ref)
-            noun = "asset" if total == 1 else "assets"
-            assets = f"{done} of {total} {noun} updated"
-            ready = evaluate(cond, dag.adrq.__contains__, resolve_ref, store.resolve_alias)
+            rows = tuple(dag.adrq)
+            known = None if memo is None else memo.get(dag_id)
+            if known is not None and known[0] is cond and known[1] == rows:
+                assets, ready = known[2], known[3]
+            else:
+                done, total = _leaves_updated(sim, dag, cond, resolve_ref)
+                noun = "asset" if total == 1 else "assets"
+                assets = f"{done} of {total} {noun} updated"
+                ready = evaluate(cond, dag.adrq.__contains__, resolve_ref, store.resolve_alias)
+                if memo is not None and _assets_only(cond):
+                    memo[dag_id] = (cond, rows, assets, ready)
         out[dag_id] = DagBadge(
             dag_id, status, running, queued, last, assets, ready, waits.get(dag_id)
         )
     return out
+
+
+def _assets_only(cond: Condition) -> bool:
+    """Whether the condition names assets only: its reading depends on the queue rows
+    alone (a ref or an alias resolves through the asset store, which moves too)."""
+    return not any(isinstance(node, RefNode | AliasNode) for node in walk(cond))
 
 
 class _RefIndex:

@@ -140,7 +140,7 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
                 return
             key = (id(self.style), view.x(), view.y(), view.width(), view.height())
             if self.lane_cached:
-                self.lane_cache.paint(painter, view, key, self._draw_some, self.lane_margin_px)
+                self.lane_cache.paint(painter, view, key, self._draw_some, self.lane_margin)
             else:
                 self.paint_cache.paint(painter, view, key, self.draw)
         except Exception:  # a blank item beats a dead application
@@ -154,25 +154,39 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
 
     def update_lanes(self, lanes: Iterable[int]) -> None:
         """Schedule a repaint of these lanes only: their strips are drawn again, the rest of
-        the picture is kept, and only their strips of the screen are repainted (the view
-        paints every item under a repainted region: a whole-item update repainted the
-        stripes, the events and the labels under the runs too)."""
+        the picture is kept, and only their strips of the screen are repainted."""
+        dirty = sorted({int(lane) for lane in lanes})
+        if dirty:
+            self.lane_cache.invalidate(dirty)
+            self.repaint_lanes(dirty)
+
+    def repaint_lanes(self, lanes: Iterable[int]) -> None:
+        """Repaint only these lanes' strips of the screen (widened by :attr:`lane_margin_px`).
+
+        The view paints every item under a repainted region: a whole-item update on a
+        step repainted the stripes, the runs, the events and the labels of the whole
+        view, although the step changed a few lanes (issue 13).
+        """
         dirty = sorted({int(lane) for lane in lanes})
         if not dirty:
             return
-        self.lane_cache.invalidate(dirty)
         view = self.viewRect()
         device = self.deviceTransform_()
         lane_px = abs(device.m22()) if device is not None else 0.0
         if view is None or lane_px <= 0:
             pg.GraphicsObject.update(self)
             return
-        margin = 0.5 + (self.lane_margin_px + 2) / lane_px
+        margin = 0.5 + (max(self.lane_margin(lane_px), 0.0) + 2) / lane_px
         x0, width = view.left(), view.width()
         for first, last in strips(dirty, 0):
             pg.GraphicsObject.update(
                 self, QtCore.QRectF(x0, first - margin, width, last - first + 2 * margin)
             )
+
+    def lane_margin(self, lane_px: float) -> float:
+        """How far (device pixels) the drawing of a lane may pass the edges of its band
+        when lanes are ``lane_px`` tall (0 or less: it stays inside)."""
+        return self.lane_margin_px
 
     def draw(self, painter: QtGui.QPainter) -> None:
         if not self.lane_cached:
@@ -205,7 +219,14 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
     def boundingRect(self) -> QtCore.QRectF:
         return self._bounds
 
+    #: Bounds spanning every usable instant: an item whose data grows with the clock
+    #: then never announces a geometry change, which repaints its whole old bounds
+    #: (the whole view on a step: :meth:`update_lanes` repaints only the lanes changed).
+    wide_bounds = False
+
     def _set_bounds(self, x0: float, x1: float, y0: float, y1: float) -> None:
+        if self.wide_bounds:
+            x0, x1 = -1e11, 1e11
         if not all(math.isfinite(v) for v in (x0, x1, y0, y1)):
             x0, x1, y0, y1 = 0.0, 1.0, 0.0, 1.0
         bounds = QtCore.QRectF(x0, y0, max(x1 - x0, 1.0), max(y1 - y0, 1.0))
@@ -283,6 +304,7 @@ class RunsItem(DeviceItem):
 
     cached = False
     lane_cached = True
+    wide_bounds = True
     #: An outline's pen, a ring around run_after, a label's glyphs may pass the lane's edge.
     lane_margin_px = 8.0
 
@@ -421,6 +443,23 @@ class RunsItem(DeviceItem):
             in_place = False
         self._lanes = lanes
         return in_place
+
+    def lane_margin(self, lane_px: float) -> float:
+        """How far past its band a lane's marks reach, from the layout in the module's
+        docstring (+1 px of antialiasing or rounding): an outline, a ring or a line of
+        text can; a lane whose marks stay inside is drawn again alone."""
+        s, v = self.style, self.view
+        spill = 1.0 - 0.06 * lane_px  # ticks from -0.44 to +0.44 of a lane
+        if self._selected_lane is not None:  # the outline, ±0.48, a 2 px pen
+            spill = max(spill, 2.0 - 0.02 * lane_px)
+        if v.no_task_instances.size and v.no_task_instances.any():  # rings at +0.24
+            radius = max(4.0, s.mark_px * 3) + max(1.5, s.mark_px) / 2
+            spill = max(spill, radius + 1.0 - 0.26 * lane_px)
+        if lane_px >= 22:  # lengths and badge texts, centred at -0.22
+            font = QtGui.QFont()
+            font.setPointSizeF(s.font_pt * 0.85)
+            spill = max(spill, QtGui.QFontMetricsF(font).height() / 2 + 1.0 - 0.28 * lane_px)
+        return spill
 
     def _lane_of(self, row: int | None) -> int | None:
         """The lane a row's outline is drawn in (None: no row, or not shown)."""

@@ -86,12 +86,14 @@ class LaneCache:
         area: QtCore.QRectF,
         key: Hashable,
         draw: Callable[[QtGui.QPainter, LaneRange], None],
-        margin_px: float,
+        margin: Callable[[float], float],
     ) -> None:
         """Paint ``draw``'s picture of ``area`` (item coordinates, lanes 1 unit apart).
 
         ``draw(painter, lanes)`` draws the given lanes (every lane for None) with the
-        painter's transform mapping item coordinates as ``painter``'s does.
+        painter's transform mapping item coordinates as ``painter``'s does;
+        ``margin(lane_px)``: how far (device pixels) a lane's drawing may pass the edges
+        of its band, 0 or less when it stays inside.
         """
         if not _raster(painter):
             draw(painter, None)
@@ -122,7 +124,7 @@ class LaneCache:
             self._dirty = set()
         elif self._dirty:
             assert self._pixmap is not None
-            self._redraw_lanes(self._pixmap, transform, device, draw, margin_px)
+            self._redraw_lanes(self._pixmap, transform, device, draw, margin(lane_px))
             self._dirty = set()
         assert self._pixmap is not None
         painter.save()
@@ -177,8 +179,10 @@ class LaneCache:
         self.strip_draws = []
         lane_px = abs(transform.m22())
         # a lane draws within its band widened by margin_px (+1 for the strip's rounding):
-        # lanes this many lanes away from a strip may reach into it
-        reach = math.ceil((2 * margin_px + 1) / lane_px)
+        # lanes this many lanes away from a strip may reach into it. With no margin every
+        # lane stays inside its band: a strip is then the pixel rows whose centres lie in
+        # its lanes' bands, which no other lane's drawing covers.
+        reach = math.ceil((2 * margin_px + 1) / lane_px) if margin_px > 0 else 0
         bounds = QtCore.QRect(0, 0, device.width(), device.height())
         region = QtGui.QRegion()
         ranges = []
@@ -189,8 +193,12 @@ class LaneCache:
                     transform.m22() * (last + 0.5) + transform.dy(),
                 )
             )
-            top = math.floor(ys[0] - margin_px) - device.y()
-            bottom = math.ceil(ys[1] + margin_px) - device.y()
+            if reach:
+                top = math.floor(ys[0] - margin_px) - device.y()
+                bottom = math.ceil(ys[1] + margin_px) - device.y()
+            else:
+                top = round(ys[0]) - device.y()
+                bottom = round(ys[1]) - device.y()
             strip = QtCore.QRect(0, top, device.width(), bottom - top).intersected(bounds)
             if not strip.isEmpty():
                 region = region.united(strip)

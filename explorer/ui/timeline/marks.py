@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +40,7 @@ class EventsItem(DeviceItem):
 
     cached = False
     lane_cached = True
+    wide_bounds = True
     lane_margin_px = 4.0  # the highlight's pen
 
     def __init__(self) -> None:
@@ -183,11 +185,23 @@ class LinkMark:
     text: str = ""
 
 
+def _lanes_of(mark: GhostMark | BoxMark | LinkMark | DoomMark) -> range:
+    """The lanes a mark is drawn on (a link: every lane between its two ends)."""
+    if isinstance(mark, LinkMark):
+        low, high = sorted((mark.y0, mark.y1))
+    else:
+        low = high = mark.lane
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return range(0)
+    return range(math.floor(low), math.ceil(high) + 1)
+
+
 class OverlayItem(DeviceItem):
     """Few, pen-drawn marks: next-run ghosts, window-member boxes, consumed-event links."""
 
     #: The ghosts move with the clock on most steps, and they are few: drawn each time.
     cached = False
+    wide_bounds = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -211,6 +225,7 @@ class OverlayItem(DeviceItem):
         )
         if same:  # the marks a step re-reads are often the ones drawn: keep the picture
             return
+        before: tuple[list[Any], ...] = (self.ghosts, self.boxes, self.links, self.doomed)
         if doomed is not None:
             self.doomed = doomed
         if ghosts is not None:
@@ -225,9 +240,19 @@ class OverlayItem(DeviceItem):
         xs = [x for x in xs if math.isfinite(x)]
         ys = [g.lane for g in self.ghosts] + [b.lane for b in self.boxes]
         ys += [link.y0 for link in self.links] + [link.y1 for link in self.links]
+        bounds = self._bounds
         if xs and ys:
             self._set_bounds(min(xs), max(xs) + 1, min(ys) - 0.5, max(ys) + 0.5)
-        self.update()
+        if self._bounds != bounds:
+            self.update()
+            return
+        # only the lanes of marks that came or went are repainted (a step moves a ghost or two)
+        after: tuple[list[Any], ...] = (self.ghosts, self.boxes, self.links, self.doomed)
+        lanes: set[int] = set()
+        for old, new in zip(before, after, strict=True):
+            for mark in set(old) ^ set(new):
+                lanes.update(_lanes_of(mark))
+        self.repaint_lanes(lanes)
 
     def draw(self, painter: QtGui.QPainter) -> None:
         dm = self._begin(painter)

@@ -218,7 +218,8 @@ def test_steps_and_backs_of_a_session_draw_few_lanes_and_match_a_whole_redraw(
         partial += sum(len(lanes) < shown for lanes in drawings)
         whole = whole_redraw(pane).convertToFormat(QtGui.QImage.Format.Format_RGB32)
         assert screen == whole, "the screen shows the data as it is, every lane of it"
-        QtWidgets.QApplication.processEvents()  # the repaint whole_redraw asked for: done    assert partial >= 5, "most steps and backs draw only some of the lanes"
+        QtWidgets.QApplication.processEvents()  # the repaint whole_redraw asked for: done
+    assert partial >= 5, "most steps and backs draw only some of the lanes"
 
 
 def grid_events(count: int, lanes: int) -> tuple[Any, Any, Any, Any]:

@@ -80,7 +80,12 @@ class DeviceMap:
 
 
 def decimate(
-    x0: FloatArray, x1: FloatArray, y0: FloatArray, y1: FloatArray
+    x0: FloatArray,
+    x1: FloatArray,
+    y0: FloatArray,
+    y1: FloatArray,
+    *,
+    above: int = DECIMATE_ABOVE,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Reduce device rectangles to what the pixels show: covered pixel runs per row band.
 
@@ -93,7 +98,7 @@ def decimate(
     to a margin around the screen first (a bar reaching far outside the view is
     drawn to its edge). Bands are told apart by their top pixel row.
     """
-    if x0.size <= DECIMATE_ABOVE:
+    if x0.size <= above or x0.size == 0:
         return x0, x1, y0, y1
     lo, hi = float(-_PAD), float(_LIMIT - _PAD - 1)
     a = np.minimum(np.maximum(np.floor(x0), lo), hi)
@@ -141,6 +146,10 @@ class RectBatch:
         #: clips on screen, but QSvgGenerator ignores clipping: an export would show
         #: marks outside the plot.
         self.clip: tuple[float, float, float, float] | None = None
+        #: Decimate (True) or not (False) whatever the count; None: above
+        #: :data:`DECIMATE_ABOVE` rectangles. An item drawing a few lanes of its view
+        #: decides for the whole view, so its lanes look as a whole redraw draws them.
+        self.decimate: bool | None = None
 
     def fill(
         self,
@@ -169,7 +178,10 @@ class RectBatch:
                 lo, hi, top, bottom = lo[keep], hi[keep], top[keep], bottom[keep]
                 if lo.size == 0:
                     return 0
-        lo, hi, top, bottom = decimate(lo, hi, top, bottom)
+        if self.decimate is None or self.decimate:
+            lo, hi, top, bottom = decimate(
+                lo, hi, top, bottom, above=0 if self.decimate else DECIMATE_ABOVE
+            )
         n = lo.size
         self._array.resize(n)
         memory = self._array.ndarray()

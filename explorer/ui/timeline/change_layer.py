@@ -126,6 +126,8 @@ class ChangeMarksItem(DeviceItem):
         self.label_rects: list[tuple[QtCore.QRectF, ChangeMark]] = []
 
     def set_marks(self, placed: list[PlacedMark]) -> None:
+        if placed == self.placed:
+            return  # a step that reached no new mark: the view need not be repainted
         self.placed = placed
         if placed:
             self._set_bounds(

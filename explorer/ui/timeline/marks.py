@@ -11,14 +11,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from PySide6 import QtCore, QtGui
 
 from explorer.document.timeline.timebase import fmt_span
-from explorer.ui.timeline.batch import DeviceMap
+from explorer.ui.timeline.batch import DECIMATE_ABOVE, DeviceMap
 from explorer.ui.timeline.items import DeviceItem
+from explorer.ui.timeline.lane_cache import LaneRange
 from explorer.ui.timeline.style import qcolor
 
 __all__ = ["BoxMark", "DoomMark", "EventsItem", "GhostMark", "LinkMark", "OverlayItem"]
@@ -30,10 +32,16 @@ _EMPTY_I: IntArray = np.zeros(0, dtype=np.int32)
 
 
 class EventsItem(DeviceItem):
-    """Asset events as ticks on asset lanes, coloured by source; highlighted ones ringed."""
+    """Asset events as ticks on asset lanes, coloured by source; highlighted ones ringed.
 
-    #: Most steps add an event: a kept picture would be redrawn and copied each time.
+    Most steps add an event, to one asset lane: the picture is kept and only the
+    lanes whose events changed are drawn again (:mod:`.lane_cache`).
+    """
+
     cached = False
+    lane_cached = True
+    wide_bounds = True
+    lane_margin_px = 4.0  # the highlight's pen
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,26 +54,43 @@ class EventsItem(DeviceItem):
     def set_events(
         self, t: FloatArray, lane: FloatArray, source: IntArray, wrote: IntArray
     ) -> None:
-        if (
-            np.array_equal(t, self.t)
-            and np.array_equal(lane, self.lane)
-            and np.array_equal(source, self.source)
-            and np.array_equal(wrote, self.wrote)
-        ):
+        """Show these events (copied: the caller's columns may change in place); only
+        the lanes of rows that differ from the events shown are drawn again."""
+        old_t, old_lane, old_source, old_wrote = self.t, self.lane, self.source, self.wrote
+        keep = min(old_t.size, t.size)
+        differs = (
+            (old_t[:keep] != t[:keep])
+            | (old_lane[:keep] != lane[:keep])
+            | (old_source[:keep] != source[:keep])
+            | (old_wrote[:keep] != wrote[:keep])
+        )
+        first = int(np.argmax(differs)) if differs.any() else keep
+        if first == t.size == old_t.size:
             return  # a step that emitted no event: nothing to repaint
-        self.t, self.lane, self.source, self.wrote = t, lane, source, wrote
+        self.t, self.lane = np.array(t, dtype=np.float64), np.array(lane, dtype=np.float64)
+        self.source, self.wrote = np.array(source), np.array(wrote)
         shown = lane >= 0
         if shown.any():
             self._set_bounds(
                 float(t[shown].min()), float(t[shown].max()), -0.5, float(lane[shown].max()) + 0.5
             )
-        self.update()
+        lanes = np.concatenate([old_lane[first:], self.lane[first:]])
+        self.update_lanes({int(x) for x in np.unique(lanes).tolist() if x >= 0})
 
     def set_highlight(self, rows: Sequence[int]) -> None:
-        self.highlight = np.asarray(list(rows), dtype=np.int32)
-        self.update()
+        highlight = np.asarray(list(rows), dtype=np.int32)
+        if np.array_equal(highlight, self.highlight):
+            return  # a step re-selects the selected run: the same rings
+        lanes = {self._lane_of(row) for row in (*self.highlight.tolist(), *highlight.tolist())}
+        self.highlight = highlight
+        self.update_lanes(lane for lane in lanes if lane is not None)
 
-    def draw(self, painter: QtGui.QPainter) -> None:
+    def _lane_of(self, row: int) -> int | None:
+        if 0 <= row < self.lane.size and self.lane[row] >= 0:
+            return int(self.lane[row])
+        return None
+
+    def draw_lanes(self, painter: QtGui.QPainter, lanes: LaneRange) -> None:
         if self.t.size == 0:
             return
         dm = self._begin(painter)
@@ -81,6 +106,10 @@ class EventsItem(DeviceItem):
                 & (self.t >= dm.xmin - pad)
                 & (self.t <= dm.xmax + pad)
             )
+            # decided for the whole view, so that a few lanes drawn again look the same
+            self._batch.decimate = int(np.count_nonzero(vis)) > DECIMATE_ABOVE
+            if lanes is not None:
+                vis &= np.any([(self.lane >= a) & (self.lane <= b) for a, b in lanes], axis=0)
             width = s.mark_px + 1.5
             for code, colour in enumerate(s.source_colours):
                 for wrote, c in ((1, colour), (0, s.no_data)):
@@ -100,11 +129,16 @@ class EventsItem(DeviceItem):
                 painter.setPen(QtGui.QPen(QtGui.QColor(s.selection), 2))
                 painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
                 for row in self.highlight:
-                    if 0 <= row < self.t.size and self.lane[row] >= 0:
-                        pt = dm.point(float(self.t[row]), float(self.lane[row]))
-                        half = abs(dm.sy) * 0.46
-                        painter.drawRect(QtCore.QRectF(pt.x() - 5, pt.y() - half, 10, 2 * half))
+                    lane = self._lane_of(int(row))
+                    if lane is None or (
+                        lanes is not None and not any(a <= lane <= b for a, b in lanes)
+                    ):
+                        continue
+                    pt = dm.point(float(self.t[row]), float(self.lane[row]))
+                    half = abs(dm.sy) * 0.46
+                    painter.drawRect(QtCore.QRectF(pt.x() - 5, pt.y() - half, 10, 2 * half))
         finally:
+            self._batch.decimate = None
             painter.restore()
 
 
@@ -151,11 +185,23 @@ class LinkMark:
     text: str = ""
 
 
+def _lanes_of(mark: GhostMark | BoxMark | LinkMark | DoomMark) -> range:
+    """The lanes a mark is drawn on (a link: every lane between its two ends)."""
+    if isinstance(mark, LinkMark):
+        low, high = sorted((mark.y0, mark.y1))
+    else:
+        low = high = mark.lane
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return range(0)
+    return range(math.floor(low), math.ceil(high) + 1)
+
+
 class OverlayItem(DeviceItem):
     """Few, pen-drawn marks: next-run ghosts, window-member boxes, consumed-event links."""
 
     #: The ghosts move with the clock on most steps, and they are few: drawn each time.
     cached = False
+    wide_bounds = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -179,6 +225,7 @@ class OverlayItem(DeviceItem):
         )
         if same:  # the marks a step re-reads are often the ones drawn: keep the picture
             return
+        before: tuple[list[Any], ...] = (self.ghosts, self.boxes, self.links, self.doomed)
         if doomed is not None:
             self.doomed = doomed
         if ghosts is not None:
@@ -193,9 +240,19 @@ class OverlayItem(DeviceItem):
         xs = [x for x in xs if math.isfinite(x)]
         ys = [g.lane for g in self.ghosts] + [b.lane for b in self.boxes]
         ys += [link.y0 for link in self.links] + [link.y1 for link in self.links]
+        bounds = self._bounds
         if xs and ys:
             self._set_bounds(min(xs), max(xs) + 1, min(ys) - 0.5, max(ys) + 0.5)
-        self.update()
+        if self._bounds != bounds:
+            self.update()
+            return
+        # only the lanes of marks that came or went are repainted (a step moves a ghost or two)
+        after: tuple[list[Any], ...] = (self.ghosts, self.boxes, self.links, self.doomed)
+        lanes: set[int] = set()
+        for old, new in zip(before, after, strict=True):
+            for mark in set(old) ^ set(new):
+                lanes.update(_lanes_of(mark))
+        self.repaint_lanes(lanes)
 
     def draw(self, painter: QtGui.QPainter) -> None:
         dm = self._begin(painter)

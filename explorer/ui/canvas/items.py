@@ -237,9 +237,9 @@ class NodeItem(QGraphicsItem):
 
     def _forget_scene_bounds(self) -> None:
         """The scene keeps its items' bounds between changes (ScenarioScene.itemsBoundingRect)."""
-        forget = getattr(self.scene(), "_forget_bounds", None)
-        if forget is not None:
-            forget()
+        resized = getattr(self.scene(), "node_resized", None)
+        if resized is not None:
+            resized(self)
 
     def hoverMoveEvent(self, event: object) -> None:
         port = self.port_at(event.scenePos())  # type: ignore[attr-defined]

@@ -177,12 +177,7 @@ class ZonedCron:
             self._run_pos = pos = self._run_pos + 1
             return self._run[pos]
         memo = self._next_memo
-        if (
-            memo is not None
-            and memo[0] == current
-            and memo[0].tzinfo is current.tzinfo
-            and memo[0].fold == current.fold
-        ):
+        if memo is not None and _same_reading(memo[0], current):
             return memo[1]
         second = _whole_utc_second(current)
         found_second = None if second is None else self._fast.next_second(second)
@@ -221,12 +216,7 @@ class ZonedCron:
         if current is self._run[pos] and self._run_prev[pos]:
             return current  # prev is the run's tick before, whose next is this one
         memo = self._align_prev_memo
-        if (
-            memo is not None
-            and memo[0] == current
-            and memo[0].tzinfo is current.tzinfo
-            and memo[0].fold == current.fold
-        ):
+        if memo is not None and _same_reading(memo[0], current):
             return memo[1]
         prv = self.prev(current)
         aligned = current if self.next(prv) == current else prv
@@ -267,6 +257,12 @@ class ZonedCron:
         if self.every_hour:
             return current - (naive - scheduled)
         return make_aware(scheduled, self.zone)
+
+
+def _same_reading(kept: datetime, current: datetime) -> bool:
+    """A memo's question is this one: the same instant, read in the same zone and fold
+    (equal aware datetimes in other zones or folds may have other answers, DST-1/DST-3)."""
+    return kept == current and kept.tzinfo is current.tzinfo and kept.fold == current.fold
 
 
 def _whole_utc_second(instant: datetime) -> int | None:

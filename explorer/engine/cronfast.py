@@ -224,6 +224,16 @@ class WallClockCron:
         self._days = self._plan.days(year)
         return True
 
+    def _locate(self, wall: int) -> tuple[_Plan, array[int], int, int] | None:
+        """The plan, the matching days of ``wall``'s year, ``wall``'s day (since 1970) and
+        the index of the first matching day not before it; None outside the tables."""
+        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+            return None
+        plan = self._plan
+        assert plan is not None
+        day = wall // _DAY
+        return plan, self._days, day, bisect_left(self._days, day + _UNIX_ORDINAL)
+
     def next_wall_second(self, wall: int) -> int | None:
         """:meth:`next_after` on integers: the first matching reading after ``wall``.
 
@@ -232,14 +242,12 @@ class WallClockCron:
         (or outside the tables): the caller then asks :meth:`next_after`, which
         also raises croniter's errors.
         """
-        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+        located = self._locate(wall)
+        if located is None:
             return None
-        plan = self._plan
-        assert plan is not None
-        days, times = self._days, plan.times
-        day = wall // _DAY
+        plan, days, day, i = located
+        times = plan.times
         ordinal = day + _UNIX_ORDINAL
-        i = bisect_left(days, ordinal)
         if i < len(days) and days[i] == ordinal:
             j = bisect_right(times, wall - day * _DAY)
             if j < len(times):
@@ -258,14 +266,12 @@ class WallClockCron:
         Each is :meth:`next_wall_second` of the one before (the first of ``wall``);
         fewer (or none) where the year ends or outside the tables.
         """
-        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+        located = self._locate(wall)
+        if located is None:
             return []
-        plan = self._plan
-        assert plan is not None
-        days, times = self._days, plan.times
-        day = wall // _DAY
+        plan, days, day, i = located
+        times = plan.times
         ordinal = day + _UNIX_ORDINAL
-        i = bisect_left(days, ordinal)
         found: list[int] = []
         if i < len(days) and days[i] == ordinal:
             base = day * _DAY
@@ -284,14 +290,12 @@ class WallClockCron:
         ``fraction``: the reading had microseconds, so ``wall`` (its whole second)
         is itself before it and may be the answer.
         """
-        if not self._year_start <= wall < self._year_end and not self._enter_year(wall):
+        located = self._locate(wall)
+        if located is None:
             return None
-        plan = self._plan
-        assert plan is not None
-        days, times = self._days, plan.times
-        day = wall // _DAY
+        plan, days, day, i = located
+        times = plan.times
         ordinal = day + _UNIX_ORDINAL
-        i = bisect_left(days, ordinal)
         if i < len(days) and days[i] == ordinal:
             j = (bisect_right if fraction else bisect_left)(times, wall - day * _DAY)
             if j:

@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Iterable
 
 from PySide6 import QtCore, QtGui
 
+from explorer.ui.timeline.paint_cache import device_area, raster
+
 __all__ = ["LaneCache", "LaneRange", "strips"]
 
 #: Ranges of lanes ``(first, last)``, both included, to draw; None: every lane in view.
@@ -33,11 +35,6 @@ LaneRange = tuple[tuple[int, int], ...] | None
 #: Below this lane height (device pixels) a change redraws the whole picture: lanes so
 #: thin share pixel rows, and a strip would save nothing.
 MIN_LANE_PX = 6.0
-
-
-def _raster(painter: QtGui.QPainter) -> bool:
-    engine = painter.paintEngine()
-    return engine is not None and engine.type() == QtGui.QPaintEngine.Type.Raster
 
 
 def strips(dirty: Iterable[int], reach: int) -> list[tuple[int, int]]:
@@ -95,18 +92,14 @@ class LaneCache:
         ``margin(lane_px)``: how far (device pixels) a lane's drawing may pass the edges
         of its band, 0 or less when it stays inside.
         """
-        if not _raster(painter):
+        if not raster(painter):
             draw(painter, None)
             return
-        transform = painter.transform()
-        device = transform.mapRect(area).toAlignedRect().adjusted(-2, -2, 2, 2)
-        target = painter.device()
-        if target is not None:
-            device = device.intersected(QtCore.QRect(0, 0, target.width(), target.height()))
-        if device.isEmpty():
+        placed = device_area(painter, area)
+        if placed is None:
             return
-        ratio = target.devicePixelRatioF() if target is not None else 1.0
-        t = transform
+        device, ratio = placed
+        t = transform = painter.transform()
         full_key = (key, t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy(), device, ratio)
         lane_px = abs(t.m22())
         whole = (

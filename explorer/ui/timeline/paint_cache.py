@@ -21,12 +21,30 @@ from collections.abc import Callable, Hashable
 
 from PySide6 import QtCore, QtGui
 
-__all__ = ["PaintCache"]
+__all__ = ["PaintCache", "device_area", "raster"]
 
 
-def _raster(painter: QtGui.QPainter) -> bool:
+def raster(painter: QtGui.QPainter) -> bool:
+    """The painter draws pixels (a screen, an image): a kept picture may stand in.
+    SVG and PDF exports draw the items themselves, as vectors and text."""
     engine = painter.paintEngine()
     return engine is not None and engine.type() == QtGui.QPaintEngine.Type.Raster
+
+
+def device_area(painter: QtGui.QPainter, area: QtCore.QRectF) -> tuple[QtCore.QRect, float] | None:
+    """The device pixels ``area`` (item coordinates) covers, cut to the device, and the
+    device's pixel ratio; None when none of it is on the device.
+
+    A pen drawn on the edge of ``area`` (an axis's tick ends there) reaches a pixel
+    beyond it, and a direct paint is not clipped to the area: 2 pixels of margin.
+    """
+    device = painter.transform().mapRect(area).toAlignedRect().adjusted(-2, -2, 2, 2)
+    target = painter.device()
+    if target is not None:
+        device = device.intersected(QtCore.QRect(0, 0, target.width(), target.height()))
+    if device.isEmpty():
+        return None
+    return device, (target.devicePixelRatioF() if target is not None else 1.0)
 
 
 class PaintCache:
@@ -55,21 +73,15 @@ class PaintCache:
         ``draw`` gets a painter whose transform maps item coordinates to the
         picture exactly as ``painter``'s maps them to the device.
         """
-        if not _raster(painter):
+        if not raster(painter):
             self.draws += 1
             draw(painter)
             return
-        transform = painter.transform()
-        # a pen drawn on the edge of ``area`` (an axis's tick ends there) reaches a pixel
-        # beyond it, and a direct paint is not clipped to the area: keep that margin too
-        device = transform.mapRect(area).toAlignedRect().adjusted(-2, -2, 2, 2)
-        target = painter.device()
-        if target is not None:
-            device = device.intersected(QtCore.QRect(0, 0, target.width(), target.height()))
-        if device.isEmpty():
+        placed = device_area(painter, area)
+        if placed is None:
             return
-        ratio = target.devicePixelRatioF() if target is not None else 1.0
-        t = transform
+        device, ratio = placed
+        t = transform = painter.transform()
         full_key = (
             key,
             t.m11(),

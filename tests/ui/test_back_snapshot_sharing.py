@@ -8,7 +8,6 @@ Work is counted, never timed; every test also compares with a fresh simulation.
 from __future__ import annotations
 
 import dataclasses
-from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from explorer.engine.dagstate import DagState
 from explorer.engine.simulation import Simulation
 from explorer.ui.session import SimulationSession
-from tests.ui.test_back_snapshots import fingerprint, fresh, session_at, vars_of
+from tests.ui.test_back_snapshots import fingerprint, fresh, play, session_at, vars_of
 
 pytestmark = pytest.mark.gui
 
@@ -105,15 +104,7 @@ class TestSharingIsExact:
         the clock holds, and no snapshot kept shares a DAG state with the engine."""
         session, defer = session_at(26)
         for move in moves:
-            if move == "step":
-                session.step_next()
-            elif move == "back":
-                session.step_back()
-            elif move == "scrub_back":
-                session.scrub_to(session.now - timedelta(minutes=95))
-            else:
-                session.run_to(session.now + timedelta(hours=2))
-                defer.drain()
+            play(session, defer, move)
             no_live_dag_state_in_a_snapshot(session)
         other = fresh(session.now)
         assert dag_states(session.sim) == dag_states(other)

@@ -165,16 +165,22 @@ class TestBackIsExact:
         forward: after each, the engine is what a fresh simulation to its clock is."""
         session, defer = session_at(26)
         for move in moves:
-            if move == "step":
-                session.step_next()
-            elif move == "back":
-                session.step_back()
-            elif move == "scrub_back":
-                session.scrub_to(session.now - timedelta(minutes=95))
-            else:
-                session.run_to(session.now + timedelta(hours=2))
-                defer.drain()
+            play(session, defer, move)
         assert fingerprint(session.sim) == fingerprint(fresh(session.now))
+
+
+def play(session, defer, move: str) -> None:  # type: ignore[no-untyped-def]
+    """One move of the mixes above: a step, a Back, a scrub back 95 minutes (the Back
+    stack then out of time order) or a run two hours forward (its slices drained)."""
+    if move == "step":
+        session.step_next()
+    elif move == "back":
+        session.step_back()
+    elif move == "scrub_back":
+        session.scrub_to(session.now - timedelta(minutes=95))
+    else:
+        session.run_to(session.now + timedelta(hours=2))
+        defer.drain()
 
 
 class TestReadersOfTheCutLog:

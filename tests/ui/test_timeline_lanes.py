@@ -12,13 +12,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui, QtSvg, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
 
 from explorer.ui.timeline.items import RunsItem, RunsView
 from explorer.ui.timeline.marks import EventsItem
 from explorer.ui.timeline.pane import TimelinePane
 from tests.ui.test_back_snapshots import session_at
+from tests.ui.test_timeline_paint import svg_of
 
 pytestmark = pytest.mark.gui
 
@@ -236,15 +237,7 @@ def test_an_svg_export_draws_the_runs_and_events_as_vectors(qtbot: QtBot) -> Non
     pane.runs_item.set_view(with_rows(view, now=view.now + 3600), changed=[])
     picture(pane)  # the runs and events keep pictures on screen now
     assert pane.runs_item.lane_cache.full_draws and pane.events_item.lane_cache.full_draws
-    buffer = QtCore.QBuffer()
-    buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
-    generator = QtSvg.QSvgGenerator()
-    generator.setOutputDevice(buffer)
-    generator.setSize(pane.plot.size())
-    painter = QtGui.QPainter(generator)
-    pane.plot.render(painter)
-    painter.end()
-    svg = bytes(buffer.data().data()).decode().lower()
+    svg = svg_of(pane).lower()
     assert "<image" not in svg, "no run or event exported as a bitmap"
     style = pane.style_
     # interval bars, success and running bars, task events: filled vector shapes

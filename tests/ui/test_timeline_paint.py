@@ -97,10 +97,8 @@ def test_a_zoom_redraws_the_axes_and_the_background(qtbot: QtBot) -> None:
     ), "a kept picture of another range is never shown"
 
 
-def test_an_svg_export_draws_vectors_not_kept_pictures(qtbot: QtBot) -> None:
-    bench = _bench(qtbot)
-    pane = bench.timeline
-    pane.plot.viewport().repaint()  # the on-screen paint keeps pictures
+def svg_of(pane) -> str:  # type: ignore[no-untyped-def]
+    """The timeline exported as SVG, as File > Export writes it (no kept pictures)."""
     buffer = QtCore.QBuffer()
     buffer.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     generator = QtSvg.QSvgGenerator()
@@ -109,6 +107,13 @@ def test_an_svg_export_draws_vectors_not_kept_pictures(qtbot: QtBot) -> None:
     painter = QtGui.QPainter(generator)
     pane.plot.render(painter)
     painter.end()
-    svg = bytes(buffer.data().data()).decode()
+    return bytes(buffer.data().data()).decode()
+
+
+def test_an_svg_export_draws_vectors_not_kept_pictures(qtbot: QtBot) -> None:
+    bench = _bench(qtbot)
+    pane = bench.timeline
+    pane.plot.viewport().repaint()  # the on-screen paint keeps pictures
+    svg = svg_of(pane)
     assert "<image" not in svg, "no axis or band exported as a bitmap"
     assert "Nov" in svg, "the axis labels are text in the SVG"

@@ -52,6 +52,14 @@ turned off by default: a headless run never rewinds, and each copy costs time
 and memory proportional to the runs created so far. ``--checkpoint-every K``
 turns them on (the engine's own default is 2000).
 
+The run log moves ended runs to an anonymous scratch file ``--spill-rows`` at a
+time, as ``explorer simulate`` does (adr/0006), so memory does not grow with
+the runs' columns; ``--spill-rows 0`` keeps them all in memory (the record is
+the same). ``--progress H`` advances H simulated hours at a time and prints a
+``progress:`` line after each (wall and CPU seconds, runs, current RSS, rows
+spilled, blocks read back), so growth per simulated hour is visible on runs too
+long to finish.
+
 ``--profile`` runs the simulation under cProfile and prints the top 25
 functions by own time and by cumulative time (the wall time then includes the
 profiler's overhead).
@@ -83,6 +91,7 @@ if __package__ in (None, ""):
 
 from benchmarks._airflow_side import Case, Result, decode_args, fmt
 from benchmarks.bench_timetables import Mismatch, airflow_chains, compare, our_chain, run_row
+from explorer.engine import runlog as _runlog
 from explorer.engine.assets.condition import AllOf, AnyOf, AssetKey, AssetNode, Condition
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.partitions import build_mapper
@@ -100,6 +109,8 @@ from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from explorer.engine.types import DagRunInfo
 
 CLOCK_START = datetime(2024, 3, 1, tzinfo=UTC)
+#: As ``explorer simulate`` spills (0 on revisions without a spilling run log).
+SPILL_ROWS: int = getattr(_runlog, "SPILL_ROWS", 0)
 ZONES = ("UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Sydney")
 OTHER_KINDS = ("weekly", "monthly", "multi", "interval")
 HOUR = 3600
@@ -292,6 +303,7 @@ def simulate(
     profile: bool,
     checkpoint_every: int = 0,
     progress: timedelta | None = None,
+    spill_rows: int = 0,
 ) -> tuple[Simulation, float]:
     """Run the simulation; ``checkpoint_every`` 0 turns automatic checkpoints off.
 
@@ -305,6 +317,8 @@ def simulate(
     extra: dict[str, Any] = {}
     if "checkpoint_every" in inspect.signature(Simulation).parameters:
         extra["checkpoint_every"] = checkpoint_every
+    if spill_rows and "spill_rows" in inspect.signature(Simulation).parameters:
+        extra["spill_rows"] = spill_rows
     profiler = cProfile.Profile() if profile else None
     begin = time.perf_counter()
     if profiler is not None:
@@ -339,7 +353,9 @@ def _progress_line(sim: Simulation, at: datetime, wall: float) -> None:
     cpu = usage.ru_utime + usage.ru_stime  # on a shared machine, steadier than wall
     print(
         f"progress: sim_days={days:.3f} wall_s={wall:.1f} cpu_s={cpu:.1f} runs={len(sim.runs)} "
-        f"sim_days_per_min={days * 60 / wall if wall else 0:.4f} rss_mb={rss_mb:.1f}",
+        f"sim_days_per_min={days * 60 / wall if wall else 0:.4f} rss_mb={rss_mb:.1f} "
+        f"spilled_rows={getattr(sim.runs, 'spilled_rows', 0)} "
+        f"blocks_read={getattr(sim.runs, 'blocks_read', 0)}",
         flush=True,
     )
 
@@ -422,6 +438,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="H",
         help="advance H simulated hours at a time and print wall seconds and RSS after each",
     )
+    parser.add_argument(
+        "--spill-rows",
+        type=int,
+        default=SPILL_ROWS,
+        metavar="N",
+        help="the run log moves ended runs to a scratch file N at a time, as "
+        f"`explorer simulate` does (default {SPILL_ROWS}; 0: keep every run in memory)",
+    )
     parser.add_argument("--seed", type=int, default=20240301)
     parser.add_argument("--sample", type=int, default=20, help="DAGs timed against Airflow")
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
@@ -468,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         profile=args.profile,
         checkpoint_every=args.checkpoint_every,
         progress=timedelta(hours=args.progress) if args.progress else None,
+        spill_rows=args.spill_rows,
     )
     runs = len(sim.runs)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -29,6 +29,7 @@ from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, iso, run_row
 from explorer.engine.render import render_runs
+from explorer.engine.runlog import SPILL_ROWS
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
@@ -72,7 +73,11 @@ def _load(path: str, settings: Sequence[str] = ()) -> EngineInputs:
 
 
 def _simulate(
-    inputs: EngineInputs, path: str, until: datetime | None, max_runs: int
+    inputs: EngineInputs,
+    path: str,
+    until: datetime | None,
+    max_runs: int,
+    spill_rows: int = SPILL_ROWS,
 ) -> tuple[Simulation, datetime]:
     end = until or inputs.until
     if end is None:
@@ -81,7 +86,7 @@ def _simulate(
         raise CliError(
             f"--until {iso(end)} is before the scenario's clock.start {iso(inputs.start)}", 2
         )
-    sim = make_simulation(inputs, run_limit=max_runs)
+    sim = make_simulation(inputs, run_limit=max_runs, spill_rows=spill_rows)
     with bulk_allocation():
         sim.advance_to(end)
     sim.finish()
@@ -144,7 +149,7 @@ def _write_csv(sim: Simulation, out: TextIO, template: str | None) -> None:
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     inputs = _load(args.scenario, args.set)
     until = _instant(args.until, "--until") if args.until else None
-    sim, end = _simulate(inputs, args.scenario, until, args.max_runs)
+    sim, end = _simulate(inputs, args.scenario, until, args.max_runs, args.spill_rows)
     if args.format == "csv":
         _write_csv(sim, out, args.render)
         return 0
@@ -348,6 +353,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TEMPLATE",
         help="a Jinja template rendered per run with the run's Airflow template context "
         "(e.g. \"{{ ds }}\"); adds a 'rendered' column",
+    )
+    sim.add_argument(
+        "--spill-rows",
+        type=int,
+        default=SPILL_ROWS,
+        metavar="N",
+        help="move ended runs to a scratch file N at a time so memory stays flat on long "
+        f"runs (default {SPILL_ROWS:,}; 0: keep every run in memory); the output is the same",
     )
     sim.set_defaults(func=cmd_simulate)
 

@@ -67,6 +67,8 @@ class _LogMark:
 
     def valid(self) -> bool:
         log = self.log
+        if log.spilled_rows or log._id0:  # a spilling log's heads left memory (runlog)
+            return False
         return len(log._row) >= len(self.row) and all(
             len(getattr(log, name)) >= n for name, n in self.lengths.items()
         )

@@ -38,11 +38,30 @@ from explorer.engine.runs import (
     TriggeredBy,
     standard_run_id,
 )
+from explorer.engine.runspill import (
+    BlockCache,
+    RowBlock,
+    SpillFile,
+    block_bytes,
+    read_block,
+)
 from explorer.engine.types import DataInterval
 from explorer.engine.tz import EPOCH as _EPOCH
 from explorer.engine.tz import ONE_US as _ONE_US
 
-__all__ = ["NULL_INSTANT", "RUN_STATES", "RUN_TYPES", "DagRuns", "PackedColumns", "RunLog"]
+__all__ = [
+    "NULL_INSTANT",
+    "RUN_STATES",
+    "RUN_TYPES",
+    "SPILL_ROWS",
+    "DagRuns",
+    "PackedColumns",
+    "RunLog",
+]
+
+#: Rows per spilled block for long headless simulations (``RunLog(spill_rows=...)``):
+#: a block of 65,536 runs is 5-8 MB, written once and read back whole.
+SPILL_ROWS = 1 << 16
 
 _NONE = -(2**63)  # a null instant in an ``array('q')`` column
 #: The null instant of :attr:`PackedColumns.times`.
@@ -163,8 +182,31 @@ class _RunsView(Sequence[DagRun]):
 class RunLog(_RunsView):
     """The runs in creation order; ``DagRun.id`` is the position in this log."""
 
-    def __init__(self) -> None:
-        #: id → row in the packed columns, or -1 while the run is a live object.
+    def __init__(self, spill_rows: int = 0) -> None:
+        #: Rows (and ids) per block moved to a scratch file, 0 for never: with it, at
+        #: most two blocks of packed rows and of the id → row map stay in memory, the
+        #: older ones are read back a block at a time on demand (adr/0006, runspill).
+        self._spill_rows = spill_rows
+        self._spill: SpillFile | None = None
+        #: the spilled blocks of rows: (offset, task instances, consumed ids, first task
+        #: instance, first consumed id), block ``k`` holding rows ``k * spill_rows ..``;
+        #: and the offsets of the spilled blocks of the id → row map
+        self._row_blocks: list[tuple[int, int, int, int, int]] = []
+        self._id_blocks: list[int] = []
+        self._blocks = BlockCache()
+        #: blocks read back from the scratch file so far (benchmarks: a reader that
+        #: keeps going back to old runs shows here)
+        self.blocks_read = 0
+        #: the first resident row, task instance and consumed id (0 until a spill)
+        self._row0 = 0
+        self._flat0 = 0
+        self._consumed0 = 0
+        #: the first resident id of ``_row``; the rows of spilled ids that changed since
+        #: (a thaw, a run packed after its id was spilled)
+        self._id0 = 0
+        self._row_over: dict[int, int] = {}
+        #: id → row in the packed columns, or -1 while the run is a live object
+        #: (from id ``_id0`` on; see ``_row_at``).
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
         self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
@@ -202,7 +244,7 @@ class RunLog(_RunsView):
         return self
 
     def _id_list(self) -> Sequence[int]:
-        return range(len(self._row))
+        return range(self._id0 + len(self._row))
 
     def get(self, run_id: int) -> DagRun:
         """The run with ``DagRun.id == run_id`` (a valid, non-negative id)."""
@@ -211,7 +253,9 @@ class RunLog(_RunsView):
             return run
         run = self._cache.get(run_id)
         if run is None:
-            run = self._unpack(self._row[run_id], run_id)
+            if run_id < 0:  # the id list's IndexError, as a list of runs would raise
+                raise IndexError(run_id)
+            run = self._unpack(self._row_at(run_id), run_id)
             self._cache[run_id] = run
         return run
 
@@ -222,15 +266,17 @@ class RunLog(_RunsView):
         ``derived_run_id``: the caller built ``run_id`` with :func:`standard_run_id`,
         so a packed run need not keep the string. Otherwise it is kept.
         """
-        run.id = len(self._row)
+        run.id = self._id0 + len(self._row)
         self._row.append(-1)
         self._live[run.id] = run
         if not derived_run_id:
             self._own_run_ids.add(run.id)
+        if self._spill_rows and len(self._row) >= 2 * self._spill_rows:
+            self._spill_ids()
 
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit."""
-        if self._row[run.id] != -1 or run.history is not None:
+        if run.id not in self._live or run.history is not None:
             return False
         if run.state not in ("success", "failed"):
             return False
@@ -255,14 +301,14 @@ class RunLog(_RunsView):
         packed = _instants(instants)
         if packed is None:
             return False
-        row = len(self._nth)
+        row = self._row0 + len(self._nth)
         self._dag.append(self._dag_code(run.dag_id))
         self._nth.append(run.nth)
         self._codes.append(_RUN_TYPE_CODE[run.run_type] << 4 | _RUN_STATE_CODE[run.state])
         self._times.extend(packed[:_TIME_FIELDS])
         self._consumed.extend(run.consumed_asset_events)
-        self._consumed_end.append(len(self._consumed))
-        first_task = len(self._task_codes)
+        self._consumed_end.append(self._consumed0 + len(self._consumed))
+        first_task = self._flat0 + len(self._task_codes)
         for offset, task in enumerate(tasks):
             held = _HELD if task.held else 0
             self._task_codes.append(
@@ -271,7 +317,7 @@ class RunLog(_RunsView):
             if task.inlet_events:
                 self._inlets[first_task + offset] = task.inlet_events
         self._task_times.extend(packed[_TIME_FIELDS + 1 :])
-        self._task_end.append(len(self._task_codes))
+        self._task_end.append(self._flat0 + len(self._task_codes))
         self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
         if run.id in self._own_run_ids:
             self._own_run_ids.discard(run.id)
@@ -280,9 +326,11 @@ class RunLog(_RunsView):
             self._partitions[row] = (run.partition_key, run.partition_date)
         if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
             self._backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
-        self._row[run.id] = row
+        self._set_row(run.id, row)
         del self._live[run.id]
         self._cache[run.id] = run  # whoever still holds it keeps getting the same object
+        if self._spill_rows and len(self._nth) >= 2 * self._spill_rows:
+            self._spill_block()
         return True
 
     def thaw(self, run: DagRun) -> None:
@@ -290,9 +338,9 @@ class RunLog(_RunsView):
 
         Its packed row stays behind, unused; the log never reads it again.
         """
-        if self._row[run.id] == -1:
+        if self._row_at(run.id) == -1:
             return
-        self._row[run.id] = -1
+        self._set_row(run.id, -1)
         self._own_run_ids.add(run.id)  # keep whatever id it has, should it be packed again
         self._cache.pop(run.id, None)
         self._live[run.id] = run
@@ -305,40 +353,178 @@ class RunLog(_RunsView):
         code = None if run_type is None else _RUN_TYPE_CODE[run_type]
         epoch, one_us, none = _EPOCH, _ONE_US, _NONE
         for i in ids:
-            row = self._row[i]
+            row = self._row_at(i)
             if row == -1:
                 run = self._live[i]
                 if run_type is None or run.run_type == run_type:
                     yield getattr(run, name)
-            elif code is None or self._codes[row] >> 4 == code:
-                value = self._times[row * _TIME_FIELDS + column]
+                continue
+            src = self._rows_of(row)
+            row -= src._row0
+            if code is None or src._codes[row] >> 4 == code:
+                value = src._times[row * _TIME_FIELDS + column]
                 yield None if value == none else epoch + one_us * value
 
     def state(self, run_id: int) -> RunState:
         """A run's state, read without building the run when it is packed."""
-        row = self._row[run_id]
+        row = self._row_at(run_id)
         if row == -1:
             return self._live[run_id].state
-        return _RUN_STATES[self._codes[row] & 0x0F]
+        src = self._rows_of(row)
+        return _RUN_STATES[src._codes[row - src._row0] & 0x0F]
 
     def partition_key(self, run_id: int) -> str | None:
         """A run's partition key, read without building the run when it is packed (the
         timeline labels its "no interval" badges with it at every repaint)."""
-        row = self._row[run_id]
+        row = self._row_at(run_id)
         if row == -1:
             return self._live[run_id].partition_key
         return self._partitions.get(row, (None, None))[0]
 
     def columns(self) -> PackedColumns:
-        """The packed columns (live runs are read with :meth:`get`, their row is -1)."""
-        return PackedColumns(
-            self._row, self._dag, self._dag_names, self._codes, self._times, self._task_end
+        """The packed columns (live runs are read with :meth:`get`, their row is -1).
+
+        Once rows were spilled (``spill_rows``) these are new arrays holding every row,
+        read back from the scratch file: :meth:`column_blocks` reads them a block at a
+        time instead."""
+        if not self._row_blocks and not self._id_blocks:
+            return PackedColumns(
+                self._row, self._dag, self._dag_names, self._codes, self._times, self._task_end
+            )
+        row = array("i")
+        for _, ids in self.id_row_blocks():
+            row.extend(ids)
+        dag, codes, times, task_end = array("I"), bytearray(), array("q"), array("I")
+        for _, block in self.column_blocks():
+            dag.extend(block.dag)
+            codes.extend(block.codes)
+            times.extend(block.times)
+            task_end.extend(block.task_end)
+        return PackedColumns(row, dag, self._dag_names, codes, times, task_end)
+
+    def column_blocks(self) -> Iterator[tuple[int, PackedColumns]]:
+        """The packed rows a block at a time, oldest first: (first row, columns of the
+        block's rows). ``row`` is empty in these (see :meth:`id_row_blocks`); ``task_end``
+        holds flat task indexes counted from the log's first row, as in :meth:`columns`.
+        Without spilling, one block: the resident columns themselves (read, never write)."""
+        for index in range(len(self._row_blocks)):
+            block = self._row_block(index)
+            yield (
+                block._row0,
+                PackedColumns(
+                    array("i"),
+                    block._dag,
+                    self._dag_names,
+                    block._codes,
+                    block._times,
+                    block._task_end,
+                ),
+            )
+        yield (
+            self._row0,
+            PackedColumns(
+                array("i"), self._dag, self._dag_names, self._codes, self._times, self._task_end
+            ),
         )
+
+    def id_row_blocks(self) -> Iterator[tuple[int, array[int]]]:
+        """The id → row map a block at a time, oldest first: (first id, rows), -1 for a
+        live run. Spilled blocks come with the changes made since they were spilled."""
+        for index in range(len(self._id_blocks)):
+            first = index * self._spill_rows
+            rows = array("i", self._id_block(index))
+            for run_id, row in self._row_over.items():
+                if first <= run_id < first + len(rows):
+                    rows[run_id - first] = row
+            yield first, rows
+        yield self._id0, self._row
 
     @property
     def packed(self) -> int:
         """How many runs are packed (for benchmarks and tests)."""
-        return len(self._row) - len(self._live)
+        return self._id0 + len(self._row) - len(self._live)
+
+    @property
+    def spilled_rows(self) -> int:
+        """How many packed rows are in the scratch file (for benchmarks and tests)."""
+        return self._row0
+
+    # ------------------------------------------------------------------ spilling
+    def _row_at(self, run_id: int) -> int:
+        """The run's row, or -1 while it is live, wherever the id → row map holds it."""
+        index = run_id - self._id0
+        if index >= 0:
+            return self._row[index]
+        over = self._row_over.get(run_id)
+        if over is not None:
+            return over
+        size = self._spill_rows
+        return self._id_block(run_id // size)[run_id % size]
+
+    def _set_row(self, run_id: int, row: int) -> None:
+        index = run_id - self._id0
+        if index >= 0:
+            self._row[index] = row
+        else:
+            self._row_over[run_id] = row
+
+    def _rows_of(self, row: int) -> RunLog | RowBlock:
+        """The resident columns (this log) or the spilled block holding ``row``."""
+        if row >= self._row0:
+            return self
+        return self._row_block(row // self._spill_rows)
+
+    def _row_block(self, index: int) -> RowBlock:
+        block: RowBlock | None = self._blocks.get(index)
+        if block is None:
+            assert self._spill is not None
+            offset, flat, consumed, flat0, consumed0 = self._row_blocks[index]
+            rows = self._spill_rows
+            block = read_block(
+                self._spill, offset, rows, flat, consumed, index * rows, flat0, consumed0
+            )
+            self._blocks.put(index, block)
+            self.blocks_read += 1
+        return block
+
+    def _id_block(self, index: int) -> array[int]:
+        key = -1 - index  # the row blocks' keys are >= 0
+        rows: array[int] | None = self._blocks.get(key)
+        if rows is None:
+            assert self._spill is not None
+            rows = array("i")
+            rows.frombytes(self._spill.read(self._id_blocks[index], 4 * self._spill_rows))
+            self._blocks.put(key, rows)
+            self.blocks_read += 1
+        return rows
+
+    def _spill_block(self) -> None:
+        """Move the oldest ``spill_rows`` resident rows to the scratch file."""
+        n = self._spill_rows
+        flat = self._task_end[n - 1] - self._flat0
+        consumed = self._consumed_end[n - 1] - self._consumed0
+        if self._spill is None:
+            self._spill = SpillFile()
+        offset = self._spill.write(block_bytes(self, n, flat, consumed))
+        self._row_blocks.append((offset, flat, consumed, self._flat0, self._consumed0))
+        for name in ("_dag", "_nth", "_codes", "_consumed_end", "_task_end", "_task_ids"):
+            del getattr(self, name)[:n]
+        del self._times[: n * _TIME_FIELDS]
+        del self._consumed[:consumed]
+        del self._task_codes[:flat]
+        del self._task_times[: 2 * flat]
+        self._row0 += n
+        self._flat0 += flat
+        self._consumed0 += consumed
+
+    def _spill_ids(self) -> None:
+        """Move the oldest ``spill_rows`` entries of the id → row map to the scratch file."""
+        n = self._spill_rows
+        if self._spill is None:
+            self._spill = SpillFile()
+        self._id_blocks.append(self._spill.write(self._row[:n].tobytes()))
+        del self._row[:n]
+        self._id0 += n
 
     # ------------------------------------------------------------------ packing
     def _dag_code(self, dag_id: str) -> int:
@@ -357,22 +543,26 @@ class RunLog(_RunsView):
 
     def _unpack(self, row: int, run_id: int) -> DagRun:
         epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        src = self._rows_of(row)  # side tables are keyed by the absolute row, columns by i
+        i = row - src._row0
         logical_date, start, end, run_after, created_at, start_date, end_date = (
             None if v == none else epoch + one_us * v
-            for v in self._times[row * _TIME_FIELDS : (row + 1) * _TIME_FIELDS]
+            for v in src._times[i * _TIME_FIELDS : (i + 1) * _TIME_FIELDS]
         )
         assert run_after is not None and created_at is not None
-        dag_id = self._dag_names[self._dag[row]]
-        nth = self._nth[row]
-        codes = self._codes[row]
+        dag_id = self._dag_names[src._dag[i]]
+        nth = src._nth[i]
+        codes = src._codes[i]
         run_type = _RUN_TYPES[codes >> 4]
         partition_key, partition_date = self._partitions.get(row, (None, None))
         backfill_id, sort_ordinal = self._backfills.get(row, (None, None))
-        first_consumed = self._consumed_end[row - 1] if row else 0
-        flat = self._task_end[row - 1] if row else 0
-        task_codes, task_times, inlets = self._task_codes, self._task_times, self._inlets
+        consumed0, flat0 = src._consumed0, src._flat0
+        first_consumed = (src._consumed_end[i - 1] if i else consumed0) - consumed0
+        consumed_end = src._consumed_end[i] - consumed0
+        flat = (src._task_end[i - 1] if i else flat0) - flat0
+        task_codes, task_times, inlets = src._task_codes, src._task_times, self._inlets
         tasks = []
-        for task_id in self._id_tuples[self._task_ids[row]]:
+        for task_id in self._id_tuples[src._task_ids[i]]:
             code = task_codes[flat]
             task_start = task_times[2 * flat]
             task_end = epoch + one_us * task_times[2 * flat + 1]
@@ -385,7 +575,7 @@ class RunLog(_RunsView):
                     task_end,
                     task_end,
                     bool(code & _HELD),
-                    inlets.get(flat, ()),
+                    inlets.get(flat + flat0, ()),
                 )
             )
             flat += 1
@@ -407,7 +597,7 @@ class RunLog(_RunsView):
             tasks,
             backfill_id,
             sort_ordinal,
-            tuple(self._consumed[first_consumed : self._consumed_end[row]]),
+            tuple(src._consumed[first_consumed:consumed_end]),
             None,
             run_id,
         )

@@ -108,6 +108,7 @@ class Simulation:
         options: AirflowOptions | None = None,
         refresh_grid: bool = True,
         bulk: bool = True,
+        spill_rows: int = 0,
     ) -> None:
         #: The bulk path (adr/0012) may compute free-running DAGs' runs when the
         #: simulation goes to its horizon in one ``advance_to`` (False: the loop alone).
@@ -148,7 +149,10 @@ class Simulation:
         self.checkpoint_every = checkpoint_every
         self._checkpoints: list[tuple[datetime, SimState]] = []
         self._since_checkpoint = 0
-        log = RunLog()
+        #: ``spill_rows`` > 0: the run log moves its old packed rows to a scratch file
+        #: that many at a time (adr/0006; headless runs: ``runlog.SPILL_ROWS``). Off for
+        #: the GUI, whose Back snapshots truncate the log's columns in place.
+        log = RunLog(spill_rows)
         every = [*resolved, *added.values()]
         dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(every)}
         self._dag_ids = list(dag_states)

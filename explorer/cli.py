@@ -29,6 +29,7 @@ from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, iso, run_row
 from explorer.engine.render import render_runs
+from explorer.engine.run_table import write_csv
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
@@ -128,17 +129,18 @@ def _write_csv(sim: Simulation, out: TextIO, template: str | None) -> None:
     """
     runs = sim.runs
     fields = list(RUN_FIELDS)
-    rendered = None
-    if template is not None:  # what each run's task would render (adr/0008)
-        rendered = render_runs(sim, list(runs), template)
-        fields.append("rendered")
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+    if template is None:  # straight from the run log's packed columns (issue 14)
+        write_csv(runs, out)
+        return
+    # what each run's task would render (adr/0008): rendering needs the run objects
+    rendered = render_runs(sim, list(runs), template)
+    fields.append("rendered")
+    dict_writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    dict_writer.writeheader()
     for index, run in enumerate(runs):
         row = run_row(run)
-        if rendered is not None:
-            row["rendered"] = rendered[index].display
-        writer.writerow(row)
+        row["rendered"] = rendered[index].display
+        dict_writer.writerow(row)
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:

@@ -429,6 +429,15 @@ class RunLog(_RunsView):
                 setattr(out, name, copy.copy(value))
         return out
 
+    def row_names(
+        self,
+    ) -> tuple[array[int], dict[int, str], dict[int, tuple[str | None, datetime | None]]]:
+        """By row: each packed run's ``nth``, and the side tables of the rows whose run_id
+        is their own (not :func:`standard_run_id`'s) and of partitioned rows. Shared, not
+        copied, like :meth:`columns`: the columnar CSV writer (:mod:`explorer.engine.run_table`)
+        names packed runs with them without building the runs."""
+        return self._nth, self._run_ids, self._partitions
+
 
 #: Who triggers each run type in this simulator (the creation sites pass these).
 _TRIGGERED_BY: dict[str, TriggeredBy] = {

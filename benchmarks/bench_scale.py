@@ -96,7 +96,8 @@ from explorer.engine.assets.condition import AllOf, AnyOf, AssetKey, AssetNode, 
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.partitions import build_mapper
 from explorer.engine.perf import bulk_allocation
-from explorer.engine.record import run_row as record_run_row
+from explorer.engine.record import RUN_FIELDS
+from explorer.engine.run_table import run_rows
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import (
     AssetTriggeredTimetable,
@@ -389,11 +390,15 @@ TIMING_PASSES = 3
 
 
 def record_sha256(sim: Simulation) -> str:
-    """A digest of every run of the record, in creation order (compare engine versions)."""
+    """A digest of every run of the record, in creation order (compare engine versions):
+    each run's ``record.run_row`` as canonical JSON. The rows are read from the run log's
+    packed columns (``run_rows``: the same values, without building the packed runs)."""
     digest = hashlib.sha256()
-    for run in sim.runs:
-        digest.update(json.dumps(record_run_row(run), sort_keys=True, default=str).encode())
-        digest.update(b"\n")
+    for rows in run_rows(sim.runs):
+        for row in rows:
+            fields = dict(zip(RUN_FIELDS, row, strict=True))
+            digest.update(json.dumps(fields, sort_keys=True, default=str).encode())
+            digest.update(b"\n")
     return digest.hexdigest()
 
 

@@ -28,12 +28,11 @@ from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS, iso, run_row
-from explorer.engine.render import render_runs
+from explorer.engine.run_table import write_csv
 from explorer.engine.runlog import SPILL_ROWS
 from explorer.engine.simulation import Simulation, SimulationLimitError
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
-from explorer.importer.command import ImportUsageError, run_import_command
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario
@@ -133,17 +132,20 @@ def _write_csv(sim: Simulation, out: TextIO, template: str | None) -> None:
     """
     runs = sim.runs
     fields = list(RUN_FIELDS)
-    rendered = None
-    if template is not None:  # what each run's task would render (adr/0008)
-        rendered = render_runs(sim, list(runs), template)
-        fields.append("rendered")
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+    if template is None:  # straight from the run log's packed columns (issue 14)
+        write_csv(runs, out)
+        return
+    # what each run's task would render (adr/0008): rendering needs the run objects
+    from explorer.engine.render import render_runs  # jinja2: only for --render
+
+    rendered = render_runs(sim, list(runs), template)
+    fields.append("rendered")
+    dict_writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    dict_writer.writeheader()
     for index, run in enumerate(runs):
         row = run_row(run)
-        if rendered is not None:
-            row["rendered"] = rendered[index].display
-        writer.writerow(row)
+        row["rendered"] = rendered[index].display
+        dict_writer.writerow(row)
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -160,6 +162,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         silence_factor=inputs.silence_factor,
     )
     if args.render is not None:  # what each run's task would render (adr/0008)
+        from explorer.engine.render import render_runs  # jinja2: only for --render
+
         rendered = render_runs(sim, list(sim.runs), args.render)
         for row, result in zip(record["runs"], rendered, strict=True):
             row["rendered"] = result.text if args.format == "json" else result.display
@@ -306,6 +310,10 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
 
 # ---------------------------------------------------------------------------- import
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    # imported here: the importer (an AST reader of DAG files) is a third of the
+    # import time of every other command (issue 14, start-up)
+    from explorer.importer.command import ImportUsageError, run_import_command
+
     try:
         return run_import_command(
             args.paths,

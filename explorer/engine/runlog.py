@@ -427,6 +427,27 @@ class RunLog(_RunsView):
             ),
         )
 
+    @property
+    def row_block_starts(self) -> list[int]:
+        """The first row of each block of packed rows, oldest first: the spilled blocks',
+        then the resident columns' (a single block, 0, when nothing was spilled)."""
+        return [index * self._spill_rows for index in range(len(self._row_blocks))] + [self._row0]
+
+    @property
+    def dag_names(self) -> list[str]:
+        """The dag_ids the packed rows' dag codes index (shared: read, never write)."""
+        return self._dag_names
+
+    def row_block(self, index: int) -> tuple[array[int], bytearray, array[int], array[int]]:
+        """Block ``index`` of :attr:`row_block_starts`: its rows' dag codes, run codes,
+        instants (seven a row, as in :class:`PackedColumns`) and ``nth``. A spilled block
+        is read back (and cached) on demand; the resident one is the log's own arrays:
+        read them, never write or keep a buffer view of them."""
+        if index < len(self._row_blocks):
+            block = self._row_block(index)
+            return block._dag, block._codes, block._times, block._nth
+        return self._dag, self._codes, self._times, self._nth
+
     def id_row_blocks(self) -> Iterator[tuple[int, array[int]]]:
         """The id → row map a block at a time, oldest first: (first id, rows), -1 for a
         live run. Spilled blocks come with the changes made since they were spilled."""
@@ -618,6 +639,15 @@ class RunLog(_RunsView):
             else:  # columns and side tables of immutable values
                 setattr(out, name, copy.copy(value))
         return out
+
+    def row_names(
+        self,
+    ) -> tuple[dict[int, str], dict[int, tuple[str | None, datetime | None]]]:
+        """By row (spilled or resident): the side tables of the rows whose run_id is
+        their own (not :func:`standard_run_id`'s) and of partitioned rows. Shared, not
+        copied, like :meth:`columns`: the columnar CSV writer (:mod:`explorer.engine.run_table`)
+        names packed runs with them and :meth:`row_block`'s ``nth`` without building the runs."""
+        return self._run_ids, self._partitions
 
 
 #: Who triggers each run type in this simulator (the creation sites pass these).

@@ -16,16 +16,18 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import ValidationError, best_match
 
 from explorer.engine.cron import validate_cron
 from explorer.engine.tz import get_zone
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
 from explorer.scenario.values import JsonObject, JsonValue, parse_duration, parse_instant
+
+if TYPE_CHECKING:  # jsonschema is imported where it explains an error (start-up, issue 14)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["SCHEMA_RESOURCE", "document_order", "load_schema", "schema_problems"]
 
@@ -92,7 +94,12 @@ Finding = tuple[JsonPath, str, str]  # (path, schema keyword, message)
 
 @cache
 def _validator(definition: str | None = None) -> Draft202012Validator:
-    """The validator of the whole file, or of one ``$defs`` entry (a DAG, an action)."""
+    """The validator of the whole file, or of one ``$defs`` entry (a DAG, an action).
+
+    Imported here: a valid file never needs it (the compiled check says "valid"),
+    and jsonschema costs a tenth of a second to import."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
     checker = FormatChecker(formats=())
     checker.checks("date-time", raises=ValueError)(_check_instant)
     checker.checks("duration", raises=ValueError)(_check_duration)
@@ -312,6 +319,8 @@ def _explain_choice(error: ValidationError, path: JsonPath) -> Iterator[Finding]
             quantity = "one" if kind == "oneOf" else "at least one"
             yield path, kind, f"needs {quantity} of: {', '.join(keys)}"
         return
+    from jsonschema.exceptions import best_match
+
     best = best_match(error.context) if error.context else None
     if best is None:
         yield path, kind, error.message

@@ -268,6 +268,5 @@ def _run_after(entry: _Entry) -> datetime:
     return entry[0].run_after
 
 
-
 #: Ids kept while looking for the rotation's period (memory bound).
 _MEMO_LIMIT = 2_000_000

@@ -20,6 +20,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer.engine import actions as act
 from explorer.engine import loop
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.examine import Rotation
@@ -239,3 +240,42 @@ def test_a_dirty_instant_does_not_scan_for_the_next_loop(monkeypatch: Any) -> No
     assert instants == old_instants
     assert old_reasons > 1.9 * instants  # before: about two scans an instant
     assert new_reasons < 0.5 * old_reasons  # measured here: 870 against 2,611 (1,305 instants)
+
+
+def test_pending_keeps_only_runs_a_loop_may_still_start(monkeypatch: Any) -> None:
+    """``pending`` (what step 4 scans) was pruned only by the scan for the next loop,
+    which a dirty instant now skips: 300 runs triggered at once keep every loop dirty
+    while SCH-5 promotes 20 a loop, and before, the runs whose tasks all started stayed
+    in ``pending`` meanwhile. Step 4 prunes it too: after every loop it holds only
+    queued runs and running runs with a task not started (SCH-10)."""
+    dags = [
+        DagSpec(
+            dag_id=f"m{i:03d}",
+            timetable=timetable_from_schedule(None),
+            start_date=T0 - timedelta(days=1),
+            tasks=(TaskSpec("t", duration=timedelta(minutes=10)),),
+        )
+        for i in range(300)
+    ]
+    script = [act.Trigger(T0 + timedelta(seconds=10), d.dag_id) for d in dags]
+    config = SchedulerConfig(loop_interval=timedelta(seconds=1))
+    sim = Simulation(dags, start=T0, config=config, script=script, bulk=False)
+    tick = loop.tick
+    stale: list[int] = []
+
+    def checked(sim_: Any, now: datetime) -> None:
+        tick(sim_, now)
+        pending = sim_.state.pending.values()
+        stale.append(
+            sum(
+                1
+                for r in pending
+                if r.state != "queued" and all(t.state != "none" for t in r.tasks)
+            )
+        )
+
+    monkeypatch.setattr(loop, "tick", checked)
+    sim.advance_to(T0 + timedelta(minutes=2))
+    assert sum(1 for r in sim.runs if r.state == "running") == 300
+    assert len(stale) >= 15  # the loops promoting the 300 runs, 20 each (SCH-5)
+    assert max(stale) == 0  # without step 4 pruning: all 300 stay once started

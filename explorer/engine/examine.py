@@ -201,15 +201,16 @@ class Rotation:
                 head = 0
             if consumed < fresh_size + size or count - done < 2:
                 continue  # fresh runs still to take: no state can repeat yet
-            state = order[head:]
-            if saved is not None and state == saved:
+            # The front positions differ unless the states may be equal: the whole state
+            # is copied only when Brent saves one (at powers of two), not every loop.
+            if saved is not None and order[head] == saved[0] and order[head:] == saved:
                 jumped = (count - done) // steps * steps
                 done += jumped
                 consumed += jumped * cap
                 saved = None  # the remainder is shorter than a period
                 continue
             if saved is None or steps == power:
-                saved, power, steps = state, power * 2, 0
+                saved, power, steps = order[head:], power * 2, 0
             steps += 1
         for run, _ in entries[: min(consumed, size)]:
             run.last_scheduling_decision = last

@@ -18,6 +18,14 @@ Running runs of *paused* DAGs are never examined: the scheduler's sweep of
 paused DAGs finishes them instead, after the examination, without refreshing
 the DAG's max_active_runs flag (RND-4, see ``max_active_flag``). They keep
 their place in the queue.
+
+What a loop costs (issue 14, scope 3): the loop names the paused DAGs
+(``SimState.paused_ids``); with none paused, no entry keeps its place, so an
+examination pops the front entries in bulk and drops the ended ones with one
+filter, without looking any DAG up. Entries of ended runs are dropped lazily,
+when an examination meets them (or before a long skip). The tests hold the
+rotation to RND-6 sorted at every loop (``tests/engine/test_step5_examine_work.py``)
+and the skip to the loop-by-loop replay (``tests/engine/test_examine_rotation.py``).
 """
 
 from __future__ import annotations

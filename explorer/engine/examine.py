@@ -18,11 +18,20 @@ Running runs of *paused* DAGs are never examined: the scheduler's sweep of
 paused DAGs finishes them instead, after the examination, without refreshing
 the DAG's max_active_runs flag (RND-4, see ``max_active_flag``). They keep
 their place in the queue.
+
+What a loop costs (issue 14, scope 3): the loop names the paused DAGs
+(``SimState.paused_ids``); with none paused, no entry keeps its place, so an
+examination pops the front entries in bulk and drops the ended ones with one
+filter, without looking any DAG up. Entries of ended runs are dropped lazily,
+when an examination meets them (or before a long skip). The tests hold the
+rotation to RND-6 sorted at every loop (``tests/engine/test_step5_examine_work.py``)
+and the skip to the loop-by-loop replay (``tests/engine/test_examine_rotation.py``).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -55,15 +64,34 @@ class Rotation:
         self.fresh.append((run, run.start_date))
         self.fresh_sorted = False
 
-    def examine(self, dags: dict[str, DagState], now: datetime, cap: int) -> list[DagRun]:
+    def examine(
+        self,
+        dags: dict[str, DagState],
+        now: datetime,
+        cap: int,
+        paused: Collection[str] | None = None,
+    ) -> list[DagRun]:
         """One loop's examination: at most ``cap`` running runs of unpaused DAGs, stamped
-        ``now`` and moved to the back; returned in rotation order."""
-        taken: list[_Entry] = []
+        ``now`` and moved to the back; returned in rotation order.
+
+        ``paused``: the ids of the DAGs paused now (``SimState.paused_ids``), when the
+        caller keeps them; None: each entry's DAG is looked up in ``dags``. With no DAG
+        paused (the usual case) no entry keeps its place (RND-4), so a loop pops the
+        front entries in bulk and drops the ended ones with one filter (issue 14: the
+        entry-by-entry walk was most of step 5's cost).
+        """
         if not self.fresh_sorted:
             self.fresh = deque(sorted(self.fresh, key=_run_after))
             self.fresh_sorted = True
-        self._take(self.fresh, taken, dags, cap)
-        self._take(self.queue, taken, dags, cap)
+        taken: list[_Entry]
+        if paused is not None and not paused:
+            taken = _take_live(self.fresh, cap) if self.fresh else []
+            if len(taken) < cap and self.queue:
+                taken += _take_live(self.queue, cap - len(taken))
+        else:
+            taken = []
+            self._take(self.fresh, taken, dags, cap, paused)
+            self._take(self.queue, taken, dags, cap, paused)
         taken.sort(key=_run_after)  # stable: earlier place breaks ties
         for run, _ in taken:
             run.last_scheduling_decision = now
@@ -72,7 +100,11 @@ class Rotation:
 
     @staticmethod
     def _take(
-        source: deque[_Entry], taken: list[_Entry], dags: dict[str, DagState], cap: int
+        source: deque[_Entry],
+        taken: list[_Entry],
+        dags: dict[str, DagState],
+        cap: int,
+        paused: Collection[str] | None = None,
     ) -> None:
         """Move runs from the front of ``source`` to ``taken`` up to ``cap``; ended runs are
         dropped, runs of paused DAGs keep their place."""
@@ -83,14 +115,21 @@ class Rotation:
             run = entry[0]
             if run.state != "running" or run.start_date != entry[1]:
                 continue  # ended (or started again: a newer entry stands for it)
-            if dags[run.dag_id].is_paused:
+            if run.dag_id in paused if paused is not None else dags[run.dag_id].is_paused:
                 passed.append(entry)
             else:
                 take(entry)
         if passed:
             source.extendleft(reversed(passed))
 
-    def skip(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
+    def skip(
+        self,
+        dags: dict[str, DagState],
+        count: int,
+        last: datetime,
+        cap: int,
+        paused: Collection[str] | None = None,
+    ) -> None:
         """Replay the examinations of ``count`` loops the simulator skipped (``last`` the
         latest of them).
 
@@ -106,27 +145,37 @@ class Rotation:
             # it costs O(count * cap), less than the one pass over the whole queue that
             # the rotation below starts with (issue 14). Ended entries stay until
             # ``_take`` meets them, as in a real loop.
-            self._replay(dags, count, last, cap)
+            self._replay(dags, count, last, cap, paused)
             return
         self._drop_ended()
-        if any(dags[run.dag_id].is_paused for run, _ in (*self.fresh, *self.queue)):
-            self._replay(dags, count, last, cap)
+        if paused is None:
+            some_paused = any(dags[run.dag_id].is_paused for run, _ in (*self.fresh, *self.queue))
         else:
-            self._rotate(dags, count, last, cap)
+            some_paused = bool(paused) and any(
+                run.dag_id in paused for run, _ in (*self.fresh, *self.queue)
+            )
+        if some_paused:
+            self._replay(dags, count, last, cap, paused)
+        else:
+            self._rotate(dags, count, last, cap, paused)
 
     def _drop_ended(self) -> None:
         """Forget entries of runs that ended or started again: :meth:`_take` would drop
         them unseen, so removing them first changes no examination."""
+        for name in ("fresh", "queue"):
+            entries: deque[_Entry] = getattr(self, name)
+            live = [e for e in entries if e[0].state == "running" and e[0].start_date == e[1]]
+            if len(live) < len(entries):
+                setattr(self, name, deque(live))
 
-        def current(entry: _Entry) -> bool:
-            return entry[0].state == "running" and entry[0].start_date == entry[1]
-
-        if not all(map(current, self.fresh)):
-            self.fresh = deque(filter(current, self.fresh))
-        if not all(map(current, self.queue)):
-            self.queue = deque(filter(current, self.queue))
-
-    def _rotate(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
+    def _rotate(
+        self,
+        dags: dict[str, DagState],
+        count: int,
+        last: datetime,
+        cap: int,
+        paused: Collection[str] | None,
+    ) -> None:
         """``count`` examinations when every entry is examinable: the front ``cap``
         entries of fresh-then-queue, sorted by run_after, go to the back, ``count`` times,
         on one list of runs. The rotation is deterministic, so once every fresh run has
@@ -138,15 +187,13 @@ class Rotation:
         entries = [*self.fresh, *self.queue]
         size, fresh_size = len(entries), len(self.fresh)
         if size <= cap:  # every run examined at once; later loops keep that order
-            self.examine(dags, last, cap)
+            self.examine(dags, last, cap, paused)
             return
-        # The rotation moves positions (ints) into ``entries``; each sorts by its run's
-        # run_after rank (an int: equal instants, equal ranks), so the per-loop sorts
-        # compare ints, not aware datetimes (issue 14). Stable sorts keep the order.
-        instants = sorted({run.run_after for run, _ in entries})
-        rank_of = {at: i for i, at in enumerate(instants)}
-        rank = [rank_of[run.run_after] for run, _ in entries]
-        key = rank.__getitem__
+        # The rotation moves positions (ints) into ``entries``; each loop sorts its
+        # group by the runs' run_after, read from a list by position (the run_afters of
+        # one simulation share their UTC tzinfo, which datetime compares in C without
+        # an offset). Stable sorts keep the order.
+        key = [run.run_after for run, _ in entries].__getitem__
         order, head, consumed, done = list(range(size)), 0, 0, 0
         saved: list[int] | None = None
         power = steps = 1
@@ -162,15 +209,16 @@ class Rotation:
                 head = 0
             if consumed < fresh_size + size or count - done < 2:
                 continue  # fresh runs still to take: no state can repeat yet
-            state = order[head:]
-            if saved is not None and state == saved:
+            # The front positions differ unless the states may be equal: the whole state
+            # is copied only when Brent saves one (at powers of two), not every loop.
+            if saved is not None and order[head] == saved[0] and order[head:] == saved:
                 jumped = (count - done) // steps * steps
                 done += jumped
                 consumed += jumped * cap
                 saved = None  # the remainder is shorter than a period
                 continue
             if saved is None or steps == power:
-                saved, power, steps = state, power * 2, 0
+                saved, power, steps = order[head:], power * 2, 0
             steps += 1
         for run, _ in entries[: min(consumed, size)]:
             run.last_scheduling_decision = last
@@ -179,14 +227,21 @@ class Rotation:
         self.fresh = deque(remaining[:fresh_left])
         self.queue = deque(remaining[fresh_left:])
 
-    def _replay(self, dags: dict[str, DagState], count: int, last: datetime, cap: int) -> None:
+    def _replay(
+        self,
+        dags: dict[str, DagState],
+        count: int,
+        last: datetime,
+        cap: int,
+        paused: Collection[str] | None,
+    ) -> None:
         """``count`` examinations one by one (runs of paused DAGs keep their places); once
         a state repeats, whole periods are jumped over (the stamps only say when a run was
         last examined; the order is the queue's)."""
         seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         done = 0
         while done < count:
-            if len(self.examine(dags, last, cap)) < cap:
+            if len(self.examine(dags, last, cap, paused)) < cap:
                 return  # every examinable run was taken: later loops change nothing
             done += 1
             # Looking for the period costs a key per loop: only worth it for long gaps.
@@ -204,9 +259,22 @@ class Rotation:
             seen.clear()
 
 
+def _take_live(source: deque[_Entry], need: int) -> list[_Entry]:
+    """Pop entries from the front of ``source`` until ``need`` live ones are out (or it
+    is empty); the ended ones are dropped (as :meth:`Rotation._take` does when no DAG is
+    paused). Pops ``need`` at a time and filters each batch in one pass."""
+    out: list[_Entry] = []
+    pop = source.popleft
+    while need > 0 and source:
+        batch = [pop() for _ in range(min(need, len(source)))]
+        live = [e for e in batch if e[0].state == "running" and e[0].start_date == e[1]]
+        out += live
+        need -= len(live)
+    return out
+
+
 def _run_after(entry: _Entry) -> datetime:
     return entry[0].run_after
-
 
 
 #: Ids kept while looking for the rotation's period (memory bound).

@@ -65,11 +65,18 @@ def next_event_time(sim: Host) -> datetime | None:
 
 
 def next_needed_tick(sim: Host) -> datetime | None:
+    """The first loop on the grid at which a loop could change anything (adr/0003)."""
     st = sim.state
-    earliest = earliest_reason(sim)
-    if earliest is None:
-        return None
-    earliest = max(earliest, st.now)
+    if st.dirty:
+        # Something changed since the latest loop: now is a reason, and no reason counts
+        # for less than now here. The usual case at step 4 of an instant (a task ended
+        # at it): the scan of every other reason is skipped (issue 14, scope 3).
+        earliest = st.now
+    else:
+        found = earliest_reason(sim)
+        if found is None:
+            return None
+        earliest = max(found, st.now)
     if st.last_tick is not None and earliest <= st.last_tick:
         return sim.ticks.after(st.last_tick)
     return sim.ticks.at_or_after(earliest)
@@ -126,7 +133,8 @@ def catch_up_examination(sim: Host, t: datetime) -> None:
         return
 
     count = sim.ticks.count_between(after, last)
-    st.rotation.skip(st.dags, count, last, sim.config.max_dagruns_per_loop_to_schedule)
+    cap = sim.config.max_dagruns_per_loop_to_schedule
+    st.rotation.skip(st.dags, count, last, cap, st.paused_ids)
 
 
 def process_instant(sim: Host, t: datetime) -> None:
@@ -168,7 +176,7 @@ def explicit_tick(sim: Host, action: act.Tick) -> None:
         tick(sim, action.at)
     else:  # a loop all the same: step 5's rotation moves on (RND-6)
         cap = sim.config.max_dagruns_per_loop_to_schedule
-        st.rotation.examine(st.dags, action.at, cap)
+        st.rotation.examine(st.dags, action.at, cap, st.paused_ids)
     st.last_tick = action.at
     st.examined_upto = max(st.examined_upto or action.at, action.at)
 
@@ -302,33 +310,53 @@ def start_queued_runs(sim: Host, now: datetime) -> bool:
 def start_waiting_tasks(sim: Host, now: datetime) -> None:
     """Tasks of running runs start once the logical date is not in the future (SCH-10)."""
     st = sim.state
-    for run in st.pending.values():
-        if run.state != "running" or st.dags[run.dag_id].is_stale:  # DEP-6
+    # Entries that can never give a reason again (ended, or every task started) leave
+    # ``pending`` here as well as in earliest_reason, which a dirty instant skips.
+    stale: list[tuple[str, int]] = []
+    for key, run in st.pending.items():
+        if run.state != "running":
+            if run.state != "queued":
+                stale.append(key)
+            continue
+        if st.dags[run.dag_id].is_stale:  # DEP-6
             continue
         waits = run.logical_date is not None and run.logical_date > now
         spec_tasks = st.dags[run.dag_id].spec.tasks
         if waits and not any(t.starts_with_run for t in spec_tasks):
             continue
-        for task_index, task in enumerate(run.tasks):
-            if task.state != "none" or (waits and not spec_tasks[task_index].starts_with_run):
-                continue
-            task.state = "running"
-            task.start_date = now
-            # The file in place now says what the task does (README 7.9: a deploy
-            # changes the tasks of runs not started yet); a task it no longer has
-            # takes no time and emits nothing.
-            spec = (
-                spec_tasks[task_index]
-                if task_index < len(spec_tasks) and spec_tasks[task_index].task_id == task.task_id
-                else next((t for t in spec_tasks if t.task_id == task.task_id), None)
-            )
-            if spec is not None and spec.inlets:
-                task.inlet_events = inlet_events(sim, spec, now)
-            if task.held:
-                continue
-            duration = spec.duration if spec is not None else timedelta(0)
-            finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
-            lifecycle.start_timer(sim, run, task_index, finish_at)
+        _start_tasks(sim, run, spec_tasks, waits, now)
+        if not any(t.state == "none" for t in run.tasks):
+            stale.append(key)
+    for key in stale:
+        del st.pending[key]
+
+
+def _start_tasks(
+    sim: Host, run: DagRun, spec_tasks: tuple[TaskSpec, ...], waits: bool, now: datetime
+) -> None:
+    """Start the tasks of ``run`` not started yet (only those starting with the run while
+    its logical date is ahead, ``waits``)."""
+    st = sim.state
+    for task_index, task in enumerate(run.tasks):
+        if task.state != "none" or (waits and not spec_tasks[task_index].starts_with_run):
+            continue
+        task.state = "running"
+        task.start_date = now
+        # The file in place now says what the task does (README 7.9: a deploy
+        # changes the tasks of runs not started yet); a task it no longer has
+        # takes no time and emits nothing.
+        spec = (
+            spec_tasks[task_index]
+            if task_index < len(spec_tasks) and spec_tasks[task_index].task_id == task.task_id
+            else next((t for t in spec_tasks if t.task_id == task.task_id), None)
+        )
+        if spec is not None and spec.inlets:
+            task.inlet_events = inlet_events(sim, spec, now)
+        if task.held:
+            continue
+        duration = spec.duration if spec is not None else timedelta(0)
+        finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
+        lifecycle.start_timer(sim, run, task_index, finish_at)
 
 
 def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, ...]:
@@ -353,32 +381,35 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     any did. A finished run left out stays in ``touched`` for a later loop."""
     st = sim.state
     cap = sim.config.max_dagruns_per_loop_to_schedule
-    examined = st.rotation.examine(st.dags, now, cap)
+    examined = st.rotation.examine(st.dags, now, cap, st.paused_ids)
     st.examined_upto = now
     if not st.touched:
         return False
+    touched, dags = st.touched, st.dags
     # A run whose logical date is still ahead is left alone (its tasks are not even
-    # scheduled, SCH-10): one without task instances (RND-1) ends only after it.
+    # scheduled, SCH-10): one without task instances (RND-1) ends only after it. DEP-6:
+    # a stale DAG's running runs are not looked at until its file is back. One pass
+    # over the examined runs; usually none or one is left, so the sort is skipped.
     done = [
         r
         for r in examined
-        if (r.dag_id, r.nth) in st.touched and (r.logical_date is None or r.logical_date <= now)
+        if (r.dag_id, r.nth) in touched
+        and (r.logical_date is None or r.logical_date <= now)
+        and not dags[r.dag_id].is_stale
     ]
-    # In activation order; filtered first, then sorted (stable: the same order as sorting
-    # every examined run first), so only the few finished runs are keyed.
-    done.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
-    # DEP-6: a stale DAG's running runs are not looked at until its file is back.
-    done = [r for r in done if not st.dags[r.dag_id].is_stale]
-    # RND-4: the sweep of paused DAGs ends their finished running runs after step 5;
-    # read from the paused DAGs' active runs, not from every run waiting for step 5.
-    swept = [
-        r
-        for dag in map(st.dags.__getitem__, st.paused_ids)
-        if not dag.is_stale
-        for r in dag.active
-        if r.state == "running" and (r.dag_id, r.nth) in st.touched
-    ]
-    done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
+    if len(done) > 1:  # in activation order (stable, as sorting every examined run)
+        done.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
+    if st.paused_ids:
+        # RND-4: the sweep of paused DAGs ends their finished running runs after step
+        # 5; read from the paused DAGs' active runs, not from every run waiting.
+        swept = [
+            r
+            for dag in map(dags.__getitem__, st.paused_ids)
+            if not dag.is_stale
+            for r in dag.active
+            if r.state == "running" and (r.dag_id, r.nth) in touched
+        ]
+        done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
     finished = False
     for run in done:
         if run.state == "running" and all(t.finished for t in run.tasks):

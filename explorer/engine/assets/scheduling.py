@@ -174,8 +174,10 @@ def emit_task_events(
     spec = next((t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)
     if spec is None:  # the file deployed since has no such task: nothing to emit (DEP-1)
         return
-    keys = partition_keys if partition_keys is not None else spec.partition_keys
     emissions = alias_events if alias_events is not None else spec.alias_events
+    if not spec.outlets and not emissions:
+        return  # AS-1: no outlet, nothing added through an alias: no event (most tasks)
+    keys = partition_keys if partition_keys is not None else spec.partition_keys
     wrote = task.outcome != "success_no_data"
     dag = st.dags[run.dag_id]
     source = EventSource("task", run.dag_id, task.task_id, run_nth=run.nth, runs=dag.runs)

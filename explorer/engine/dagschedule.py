@@ -19,7 +19,14 @@ from explorer.engine.dag import DagError
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.max_active_flag import parse_flag
-from explorer.engine.timetables import CronDataIntervalTimetable, CronTriggerTimetable
+from explorer.engine.timetables import (
+    CronDataIntervalTimetable,
+    CronPartitionTimetable,
+    CronTriggerTimetable,
+    DeltaDataIntervalTimetable,
+    DeltaTriggerTimetable,
+    MultipleCronTriggerTimetable,
+)
 from explorer.engine.types import ReferenceRun
 
 if TYPE_CHECKING:
@@ -328,22 +335,48 @@ def stable_until(
     dag: DagState, reference: ReferenceRun | None, now: datetime
 ) -> tuple[Any, datetime, datetime | None] | None:
     """For which clocks the answer just computed holds, for the timetables where that
-    is certain: cron trigger / data-interval answers read the clock only through the
-    cron period holding it (catchup=False) or not at all (catchup=True), except a
-    first run without start date (CronTriggerTimetable's run_immediately buffer)."""
+    is certain.
+
+    catchup=True (:data:`CLOCK_FREE_WITH_CATCHUP`): with a reference run or a start
+    date the answer never reads the clock (TT-4 step 2, TT-5's first branch, TT-7,
+    TT-8, TT-9's earliest logical date, TT-16 continuing from run_after), so it holds
+    for ever. catchup=False (:data:`CLOCK_BY_CRON_PERIOD`): the cron timetables read
+    the clock only through the cron period holding it. Neither holds for a first run
+    without start date (CronTriggerTimetable's run_immediately buffer, a delta
+    trigger's "now")."""
     table = dag.spec.timetable
-    if type(table) not in (CronTriggerTimetable, CronDataIntervalTimetable):
-        return None
     restriction = dag.spec.restriction
+    if restriction.catchup:
+        if type(table) not in CLOCK_FREE_WITH_CATCHUP:
+            return None
+    elif type(table) not in CLOCK_BY_CRON_PERIOD:
+        return None
     if reference is None and restriction.earliest is None:
         return None
     if restriction.catchup:
         return (reference, now, None)
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
-    # passes the tick after it (TT-4, TT-5), so the answer holds until then.
+    # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
     answer = dag.next_run
     horizon = now if answer is None else max(now, answer.run_after)
     return (reference, now, table.next_changes_after(horizon))
+
+
+#: Timetables whose catchup=False answer changes only when the clock passes a cron tick:
+#: TT-4 (the latest complete period), TT-5 and TT-16 (``align_prev(now)`` among the
+#: candidates). A CronPartitionTimetable's tick is a CronTriggerTimetable's; its
+#: partition key and date are functions of the tick alone.
+CLOCK_BY_CRON_PERIOD: frozenset[type] = frozenset(
+    {CronTriggerTimetable, CronDataIntervalTimetable, CronPartitionTimetable}
+)
+#: Timetables whose catchup=True answer, given a reference run or a start date, does not
+#: read the clock at all (delta steps are exact; TT-9's min over its crons is by logical
+#: date only under catchup).
+CLOCK_FREE_WITH_CATCHUP: frozenset[type] = CLOCK_BY_CRON_PERIOD | {
+    DeltaDataIntervalTimetable,
+    DeltaTriggerTimetable,
+    MultipleCronTriggerTimetable,
+}
 
 
 def exceeds(sim: Host, dag: DagState) -> bool:

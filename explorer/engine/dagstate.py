@@ -100,8 +100,13 @@ class DagState:
     direct_assets: frozenset[AssetKey] = frozenset()
     schedule_refs: tuple[RefNode, ...] = ()
     schedule_aliases: frozenset[str] = frozenset()
+    #: ``spec.dag_id``, kept as a plain slot: read for every task, run and event (a
+    #: property over ``spec`` was 2% of a 1,000-DAG simulation). A new definition of
+    #: the DAG keeps its dag_id.
+    dag_id: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
+        self.dag_id = self.spec.dag_id
         self.direct_assets = self.spec.direct_assets
         self.schedule_refs = self.spec.schedule_refs
         self.schedule_aliases = self.spec.schedule_aliases
@@ -136,10 +141,6 @@ class DagState:
             or any(ref.matches(key) for ref in self.schedule_refs)
             or any(alias in self.schedule_aliases for alias in via_aliases)
         )
-
-    @property
-    def dag_id(self) -> str:
-        return self.spec.dag_id
 
     def run_with_logical_date(self, at: datetime | None) -> DagRun | None:
         """The run holding ``at`` as its logical date, if any."""

@@ -73,11 +73,13 @@ def new_run(
             f"(at {now.isoformat()}); raise the limit to simulate it"
         )
     nth = len(dag.runs)
-    run_id, standard = make_run_id(sim, dag, run_type, info, nth)
+    # TT-21: a standard id is derived from the run when first read (DagRun.run_id):
+    # the loop never reads it, the record does once.
+    standard = _standard_run_id(dag, run_type)
     run = DagRun(
         dag_id=dag.dag_id,
         nth=nth,
-        run_id=run_id,
+        run_id=None if standard else make_run_id(sim, dag, run_type, info, nth)[0],
         run_type=run_type,
         triggered_by=triggered_by,
         logical_date=logical_date,
@@ -92,11 +94,18 @@ def new_run(
     # RND-1 / DEP-3: a task inherits the DAG's start/end dates; outside them the run
     # gets no task instances (a cron trigger DAG whose start_date moved later).
     gets_instances = has_task_instances(dag.spec, run.logical_date, run.run_type)
-    run.tasks = [
-        TaskInstance(t.task_id, task_outcome(sim, dag.dag_id, nth, t), held=t.hold)
-        for t in dag.spec.tasks
+    run.tasks = (
+        [
+            TaskInstance(
+                t.task_id,
+                t.outcome if t.failure_rate <= 0 else task_outcome(sim, dag.dag_id, nth, t),
+                held=t.hold,
+            )
+            for t in dag.spec.tasks
+        ]
         if gets_instances
-    ]
+        else []
+    )
     run.set_state("queued", now)
     st.runs.append(run, derived_run_id=standard)
     dag.note_created(run)
@@ -156,16 +165,20 @@ def start_timer(sim: Host, run: DagRun, task_index: int, finish_at: datetime) ->
 def finish_due_tasks(sim: Host, t: datetime) -> None:
     """The task timers due at or before ``t`` fire (a held task waits for the script)."""
     st = sim.state
-    while st.completions and st.completions[0][0] <= t:
-        _, order, nth, task_index, _ = heapq.heappop(st.completions)
-        dag = st.dags[sim.dag_ids[order]]
-        if st.bulk is not None and dag.dag_id in st.bulk.parked:  # adr/0012
-            st.bulk.emit(sim, t, order, nth, task_index)
+    completions = st.completions
+    dags = st.dags
+    dag_ids = sim.dag_ids
+    bulk = st.bulk
+    while completions and completions[0][0] <= t:
+        _, order, nth, task_index, _ = heapq.heappop(completions)
+        dag = dags[dag_ids[order]]
+        if bulk is not None and dag.dag_id in bulk.parked:  # adr/0012
+            bulk.emit(sim, t, order, nth, task_index)
             continue
         run = dag.runs[nth]
         task = run.tasks[task_index]
         if task.state == "running" and not task.held:
-            finish_task(sim, run, task, task.outcome)
+            finish_task(sim, run, task, task.outcome, task_index=task_index)
 
 
 def cancel_task_timers(sim: Host, run: DagRun) -> None:
@@ -197,12 +210,17 @@ def make_run_id(
 
     The flag: the id is :func:`standard_run_id`'s, which the run log can rebuild.
     """
-    table = dag.spec.timetable
-    if run_type != "asset_triggered" and table.partitioned and table.periodic:
+    if not _standard_run_id(dag, run_type):
         key = f"__{info.partition_key}" if run_type != "manual" and info.partition_key else ""
         stamp = info.run_after.isoformat()
         return f"{run_type}__{stamp}{key}__{random_suffix(dag.dag_id, nth)}", False
     return standard_run_id(run_type, info.run_after, dag.dag_id, nth), True
+
+
+def _standard_run_id(dag: DagState, run_type: RunType) -> bool:
+    """Is the run's id :func:`standard_run_id`'s? Not a CronPartition DAG's own runs."""
+    table = dag.spec.timetable
+    return run_type == "asset_triggered" or not (table.partitioned and table.periodic)
 
 
 def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
@@ -229,8 +247,16 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
 
 
 def finish_task(
-    sim: Host, run: DagRun, task: TaskInstance, outcome: str, action: act.TaskFinish | None = None
+    sim: Host,
+    run: DagRun,
+    task: TaskInstance,
+    outcome: str,
+    action: act.TaskFinish | None = None,
+    *,
+    task_index: int | None = None,
 ) -> None:
+    """``task`` ends with ``outcome`` now; a success emits its asset events (AS-1).
+    ``task_index``: its place in ``run.tasks``, where its spec usually is too."""
     task.state = "failed" if outcome == "failed" else "success"
     task.outcome = outcome  # type: ignore[assignment]
     task.end_date = sim.state.now
@@ -245,4 +271,5 @@ def finish_task(
             task,
             partition_keys=None if action is None else action.partition_keys,
             alias_events=None if action is None else action.alias_events,
+            task_index=task_index,
         )

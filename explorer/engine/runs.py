@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, Literal
 
 from explorer.engine.dag import TaskOutcome
@@ -46,13 +47,20 @@ class TaskInstance:
         return self.state in ("success", "failed")
 
 
-@dataclass(slots=True, weakref_slot=True)
+@dataclass(slots=True, weakref_slot=True, init=False)
 class DagRun:
-    """A run with Airflow's field names; ``states`` lists every change with its instant."""
+    """A run with Airflow's field names; ``states`` lists every change with its instant.
+
+    ``run_id`` may be given as ``None``: the standard id (TT-21,
+    :func:`standard_run_id`) is then built the first time it is read. The scheduler
+    never reads it (runs are keyed by DAG and ``nth``), so the loop does not pay for
+    formatting an id per run (issue 14); the record reads it once.
+    """
 
     dag_id: str
     nth: int
-    run_id: str
+    #: The run_id as given, or None until :attr:`run_id` derives the standard one.
+    _run_id: str | None = field(compare=False, repr=False)
     run_type: RunType
     triggered_by: TriggeredBy
     logical_date: datetime | None
@@ -78,6 +86,79 @@ class DagRun:
     id: int = -1
     #: When a scheduler loop last examined the running run (step 5's rotation, RND-6).
     last_scheduling_decision: datetime | None = None
+
+    def __init__(
+        self,
+        dag_id: str,
+        nth: int,
+        run_id: str | None,
+        run_type: RunType,
+        triggered_by: TriggeredBy,
+        logical_date: datetime | None,
+        data_interval: DataInterval | None,
+        run_after: datetime,
+        created_at: datetime,
+        partition_key: str | None = None,
+        partition_date: datetime | None = None,
+        state: RunState = "queued",
+        start_date: datetime | None = None,
+        end_date: datetime | None = None,
+        tasks: list[TaskInstance] | None = None,
+        backfill_id: int | None = None,
+        backfill_sort_ordinal: int | None = None,
+        consumed_asset_events: tuple[int, ...] = (),
+        history: list[tuple[RunState, datetime]] | None = None,
+        id: int = -1,
+        last_scheduling_decision: datetime | None = None,
+    ) -> None:
+        self.dag_id = dag_id
+        self.nth = nth
+        self._run_id = run_id
+        self.run_type = run_type
+        self.triggered_by = triggered_by
+        self.logical_date = logical_date
+        self.data_interval = data_interval
+        self.run_after = run_after
+        self.created_at = created_at
+        self.partition_key = partition_key
+        self.partition_date = partition_date
+        self.state = state
+        self.start_date = start_date
+        self.end_date = end_date
+        self.tasks = [] if tasks is None else tasks
+        self.backfill_id = backfill_id
+        self.backfill_sort_ordinal = backfill_sort_ordinal
+        self.consumed_asset_events = consumed_asset_events
+        self.history = history
+        self.id = id
+        self.last_scheduling_decision = last_scheduling_decision
+
+    @property
+    def run_id(self) -> str:
+        """TT-21's id: as given, or the standard one (run_type and run_after never change)."""
+        run_id = self._run_id
+        if run_id is None:
+            run_id = self._run_id = standard_run_id(
+                self.run_type, self.run_after, self.dag_id, self.nth
+            )
+        return run_id
+
+    @run_id.setter
+    def run_id(self, value: str) -> None:
+        self._run_id = value
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, the run_id as read (given or derived alike)."""
+        if other.__class__ is not DagRun:
+            return NotImplemented
+        assert isinstance(other, DagRun)
+        return self.run_id == other.run_id and _compared(self) == _compared(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _SHOWN)
+        return f"DagRun({shown})"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DagRun:
         """A checkpoint's copy of a live run: its fields are immutable values (strings,
@@ -139,6 +220,9 @@ class DagRun:
 
 #: The fields a copy of a run shares (``tasks`` and ``history`` are copied).
 _RUN_FIELDS = tuple(f.name for f in fields(DagRun) if f.name not in ("tasks", "history"))
+#: The fields two runs are compared by besides run_id, and the ones a repr shows.
+_compared = attrgetter(*(f.name for f in fields(DagRun) if f.compare))
+_SHOWN = ("dag_id", "nth", "run_id", *(f.name for f in fields(DagRun)[3:] if f.repr))
 
 
 def random_suffix(*parts: object, length: int = 8) -> str:

@@ -102,10 +102,10 @@ def test_every_field_is_either_shared_or_copied() -> None:
         "spec", "order", "deployed", "deployed_at", "is_paused", "next_run", "next_run_error",
         "exceeds_max_active_runs", "parsed_at", "stalled_on", "wake_at", "next_run_memo",
         "due_version", "assets_first_seen", "is_stale", "refs_dropped", "direct_assets",
-        "schedule_refs", "schedule_aliases",
+        "schedule_refs", "schedule_aliases", "dag_id",
     }  # fmt: skip
     assert {f.name for f in fields(DagRun)} - {"tasks", "history"} == {
-        "dag_id", "nth", "run_id", "run_type", "triggered_by", "logical_date", "data_interval",
+        "dag_id", "nth", "_run_id", "run_type", "triggered_by", "logical_date", "data_interval",
         "run_after", "created_at", "partition_key", "partition_date", "state", "start_date",
         "end_date", "backfill_id", "backfill_sort_ordinal", "consumed_asset_events", "id",
         "last_scheduling_decision",

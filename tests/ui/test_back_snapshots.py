@@ -79,8 +79,9 @@ def vars_of(run: object) -> dict[str, object]:
     # last_scheduling_decision is not in a packed run's columns: an ended run read back
     # has None, or the value it had while live if its object is still held somewhere (an
     # automatic checkpoint holds it): whether it is says nothing about Back
+    # (A DagRun's ``_run_id`` is a cache, None until read: its ``run_id`` is compared.)
     return {
-        name: copy.copy(getattr(run, name))
+        name.lstrip("_"): copy.copy(getattr(run, name.lstrip("_")))
         for name in fields
         if name != "last_scheduling_decision" or run.state in ("queued", "running")  # type: ignore[attr-defined]
     }

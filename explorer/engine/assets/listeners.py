@@ -29,6 +29,7 @@ class ListenerIndex:
 
     @classmethod
     def of(cls, dags: Iterable[DagState]) -> ListenerIndex:
+        dags = list(dags)
         index = cls()
         for dag in dags:
             for key in dag.direct_assets:
@@ -40,6 +41,10 @@ class ListenerIndex:
                     index.by_ref_uri.setdefault(ref.uri, []).append(dag.dag_id)
             for alias in dag.schedule_aliases:
                 index.by_alias.setdefault(alias, []).append(dag.dag_id)
+        order = {dag.dag_id: dag.order for dag in dags}
+        for lists in (index.by_asset, index.by_ref_name, index.by_ref_uri, index.by_alias):
+            for ids in lists.values():
+                ids.sort(key=order.__getitem__)  # declaration order, whatever the input's
         return index
 
     def listeners(
@@ -51,7 +56,13 @@ class ListenerIndex:
     ) -> list[str]:
         """The DAGs scheduled on ``key`` directly, by reference (once the asset is
         active, orphanage), or through one of ``via_aliases``, in declaration order."""
-        found = set(self.by_asset.get(key, ()))
+        direct = self.by_asset.get(key, ())
+        if not via_aliases and (
+            key in activates_at
+            or (key.name not in self.by_ref_name and key.uri not in self.by_ref_uri)
+        ):
+            return list(direct)  # the usual event: its direct consumers, already in order
+        found = set(direct)
         if key not in activates_at:
             found.update(self.by_ref_name.get(key.name, ()))
             found.update(self.by_ref_uri.get(key.uri, ()))

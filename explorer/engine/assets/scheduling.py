@@ -105,7 +105,7 @@ def record_event(
 ) -> AssetEvent:
     """``AssetManager.register_asset_change``: store the event, then queue consumers (AS-2)."""
     st = sim.state
-    aliases = tuple(sorted(via_aliases))
+    aliases = tuple(sorted(via_aliases)) if len(via_aliases) > 1 else tuple(via_aliases)
     plain = partition_key is None and partition_date is None and not extra
     event = AssetEvent(
         id=len(st.assets.events),
@@ -164,20 +164,32 @@ def emit_task_events(
     *,
     partition_keys: tuple[str, ...] | None,
     alias_events: tuple[AliasEmission, ...] | None,
+    task_index: int | None = None,
 ) -> None:
     """A task reached SUCCESS: one event per active outlet and key, plus alias emissions (AS-1).
 
     Keys: each distinct key given to ``add_partitions``, else the run's own
     (PT-1); the run's partition_date rides along only with the run's key.
+    ``task_index``: the task's place in its run, where the DAG's spec has it unless
+    a deploy changed the tasks since (then it is looked up by task_id).
     """
     st = sim.state
-    spec = next((t for t in st.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)
+    dag = st.dags[run.dag_id]
+    tasks = dag.spec.tasks
+    spec = (
+        tasks[task_index]
+        if task_index is not None
+        and task_index < len(tasks)
+        and tasks[task_index].task_id == task.task_id
+        else next((t for t in tasks if t.task_id == task.task_id), None)
+    )
     if spec is None:  # the file deployed since has no such task: nothing to emit (DEP-1)
         return
-    keys = partition_keys if partition_keys is not None else spec.partition_keys
     emissions = alias_events if alias_events is not None else spec.alias_events
+    if not spec.outlets and not emissions:
+        return  # AS-1: no outlet, nothing added through an alias: no event (most tasks)
+    keys = partition_keys if partition_keys is not None else spec.partition_keys
     wrote = task.outcome != "success_no_data"
-    dag = st.dags[run.dag_id]
     source = EventSource("task", run.dag_id, task.task_id, run_nth=run.nth, runs=dag.runs)
     for outlet in spec.outlets:
         if isinstance(outlet, AliasNode):
@@ -204,8 +216,9 @@ def emit_task_events(
             record_event(
                 sim, key, source=source, partition_key=pk, partition_date=date, wrote_data=wrote
             )
-    aliases = frozenset(o.name for o in spec.outlets if isinstance(o, AliasNode))
-    _emit_through_aliases(sim, run, emissions, source, wrote, aliases)
+    if emissions:
+        aliases = frozenset(o.name for o in spec.outlets if isinstance(o, AliasNode))
+        _emit_through_aliases(sim, run, emissions, source, wrote, aliases)
 
 
 def _emit_through_aliases(

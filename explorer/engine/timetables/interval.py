@@ -57,6 +57,10 @@ class _DataIntervalTimetable(Timetable):
     """``timetables/interval.py::_DataIntervalTimetable.next_dagrun_info`` (TT-4 steps 1-4)."""
 
     steps: Steps
+    #: ``_skip_to_latest(earliest, now)`` starts its period strictly before ``now``
+    #: (before the start date's alignment is applied): what lets ``next_dagrun_info``
+    #: leave it out when the reference's next start is not before ``now``.
+    skips_before_now = True
 
     @abstractmethod
     def _skip_to_latest(self, earliest: datetime | None, now: datetime) -> datetime: ...
@@ -66,11 +70,22 @@ class _DataIntervalTimetable(Timetable):
     ) -> DagRunInfo | None:
         steps = self.steps
         earliest = restriction.earliest
+        interval = None if last is None else last.data_interval
+        if not restriction.catchup and interval is not None and self.skips_before_now:
+            start = steps.align_prev(interval.end)
+            if start >= now and start > interval.start:
+                # _skip_to_latest's period starts before now (the latest *complete*
+                # one, TT-4 step 1), so it cannot move this start: only the start
+                # date can (a run created when its period ends).
+                if earliest is not None:
+                    start = max(start, steps.align_next(earliest))
+                if restriction.latest is not None and start > restriction.latest:
+                    return None
+                return DagRunInfo.interval(start, steps.next(start))
         if not restriction.catchup:
             earliest = self._skip_to_latest(earliest, now)
         elif earliest is not None:
             earliest = steps.align_next(earliest)
-        interval = None if last is None else last.data_interval
         if interval is None:
             if earliest is None:
                 return None  # TT-4.2: catchup without a start date never schedules
@@ -162,6 +177,8 @@ class DeltaDataIntervalTimetable(_DataIntervalTimetable):
         if delta_seconds(delta) <= 0 and not has_calendar_units(delta):
             raise TimetableError(f"schedule interval must be positive, not {delta!r}")
         self.steps = DeltaSteps(delta)
+        # Epoch multiples floor ``now``; calendar steps from the start date may not.
+        self.skips_before_now = not has_calendar_units(delta)
 
     @property
     def summary(self) -> str:

@@ -53,9 +53,20 @@ class _TriggerTimetable(Timetable):
             else:
                 tick = steps.align_next(restriction.earliest)
         else:
+            if last is not None:
+                following = steps.next(self._continue_from(last))
+                if following > now:
+                    # align_prev(now) <= now < following: the latest-tick candidate
+                    # cannot win (TT-5), so it is not computed (a run created on time).
+                    if restriction.earliest is not None:
+                        following = max(following, steps.align_next(restriction.earliest))
+                    tick = following
+                    if restriction.latest is not None and restriction.latest < tick:
+                        return None
+                    return tick
             candidates = [steps.align_prev(now)]
             if last is not None:
-                candidates.append(steps.next(self._continue_from(last)))
+                candidates.append(following)
             elif restriction.earliest is None:
                 candidates.append(self._first_run(now))
             if restriction.earliest is not None:

@@ -115,13 +115,15 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     return Scenario(tuple(dags), tuple(script), config)
 
 
-def simulate(scenario: Scenario, *, bulk: bool) -> tuple[Simulation, str]:
+def simulate(scenario: Scenario, **options: Any) -> tuple[Simulation, str]:
+    """``scenario`` simulated over ``SPAN`` with these ``Simulation`` options (``bulk``,
+    ``spill_rows``), and its record as canonical JSON."""
     sim = Simulation(
         list(scenario.dags),
         start=START,
         config=scenario.config,
         script=scenario.script,
-        bulk=bulk,
+        **options,
     )
     sim.advance_to(START + SPAN)
     sim.finish()

@@ -37,15 +37,7 @@ from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
 from tests.engine import test_random_scenarios as random_scenarios
 from tests.engine.test_backfill import NOW, reprocess_setup
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "scenarios"
-T0 = datetime(2024, 3, 10, 6, 0, tzinfo=UTC)
-TRIGGERED_BY = {
-    "scheduled": "timetable",
-    "manual": "rest_api",
-    "asset_triggered": "asset",
-    "backfill": "backfill",
-}
+from tests.engine.test_runlog import EXAMPLES, T0, TRIGGERED_BY
 
 
 def reference_csv(log: RunLog) -> str:

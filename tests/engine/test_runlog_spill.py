@@ -28,14 +28,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.engine.record import build_record
 from explorer.engine.run_table import LogBlocks, write_csv
 from explorer.engine.runlog import PackedColumns, RunLog
 from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
-from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios
+from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios, simulate
 from tests.engine.test_runlog import _run, finished_runs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,12 +90,18 @@ def test_a_spilling_log_reads_like_one_that_keeps_everything(
     assert ids == list(expected.row)
 
 
+def _packed(log: RunLog, nths: range, **fields: Any) -> None:
+    """Runs ``nths`` appended to ``log`` and packed at once."""
+    for nth in nths:
+        run = _run(nth, **fields)
+        log.append(run)
+        log.freeze(run)
+
+
 def test_resident_columns_stay_within_two_blocks() -> None:
     log = RunLog(spill_rows=16)
     for nth in range(1000):
-        run = _run(nth)
-        log.append(run)
-        log.freeze(run)
+        _packed(log, range(nth, nth + 1))
         assert len(log._nth) < 32 and len(log._row) < 32 and len(log._task_codes) < 64
     assert log.spilled_rows >= 1000 - 32
     gc.collect()
@@ -105,16 +110,10 @@ def test_resident_columns_stay_within_two_blocks() -> None:
 
 def test_a_copy_of_a_spilled_log_reads_the_same_and_is_independent() -> None:
     log = RunLog(spill_rows=4)
-    for nth in range(30):
-        run = _run(nth)
-        log.append(run)
-        log.freeze(run)
+    _packed(log, range(30))
     twin = copy.deepcopy(log)
-    for nth in range(30, 60):  # both go on spilling into the one shared file
-        for target in (log, twin):
-            run = _run(nth, state="failed" if target is twin else "success")
-            target.append(run)
-            target.freeze(run)
+    _packed(log, range(30, 60), state="success")  # both go on spilling into the one file
+    _packed(twin, range(30, 60), state="failed")
     gc.collect()
     assert [r.state for r in log] == ["success"] * 60
     assert [r.state for r in twin] == ["success"] * 30 + ["failed"] * 30
@@ -123,16 +122,7 @@ def test_a_copy_of_a_spilled_log_reads_the_same_and_is_independent() -> None:
 
 # ---------------------------------------------------------------------- whole simulations
 def _record(scenario: Scenario, spill_rows: int) -> tuple[str, int, int]:
-    sim = Simulation(
-        list(scenario.dags),
-        start=START,
-        config=scenario.config,
-        script=scenario.script,
-        spill_rows=spill_rows,
-    )
-    sim.advance_to(START + SPAN)
-    sim.finish()
-    record = json.dumps(build_record(sim, until=START + SPAN), sort_keys=True)
+    sim, record = simulate(scenario, spill_rows=spill_rows)
     return record, sim.runs.packed, sim.runs.spilled_rows
 
 

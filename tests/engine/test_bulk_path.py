@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from explorer.engine import actions as act
@@ -34,6 +34,7 @@ from explorer.engine.timetables import (
     timetable_from_schedule,
 )
 from tests.engine.strategies import clock_timetable, minutes
+from tests.engine.test_random_scenarios import scenario_settings
 
 START = datetime(2024, 3, 9, tzinfo=UTC)
 SPAN = timedelta(days=2)
@@ -131,13 +132,7 @@ def simulate(scenario: Scenario, **options: Any) -> tuple[Simulation, str]:
     return sim, json.dumps(record, sort_keys=True)
 
 
-@settings(
-    max_examples=60,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@scenario_settings(60)
 @given(scenarios())
 def test_bulk_and_loop_give_identical_records(scenario: Scenario) -> None:
     _, by_loop = simulate(scenario, bulk=False)

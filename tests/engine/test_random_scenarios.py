@@ -179,13 +179,20 @@ def record(sim: Simulation) -> list[Any]:
     return [runs, events, sorted(sim.warnings)]
 
 
-@settings(
-    max_examples=250,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+def scenario_settings(max_examples: int) -> settings:
+    """Hypothesis settings for tests over whole random scenarios: a fixed sequence of
+    examples (CI sees the same ones every run), no deadline and no example database (a
+    scenario takes long to simulate), no health check on slow or large draws."""
+    return settings(
+        max_examples=max_examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+@scenario_settings(250)
 @given(scenarios())
 def test_random_scenarios_keep_the_invariants(scenario: Scenario) -> None:
     sim = play(scenario)  # no crash

@@ -248,13 +248,7 @@ def test_every_example_scenario_reads_the_same(path: Path) -> None:
     )
 
 
-@settings(
-    max_examples=60,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@random_scenarios.scenario_settings(60)
 @given(random_scenarios.scenarios(), st.integers(1, 64))
 def test_random_scenarios_read_the_same(scenario: Any, chunk: int) -> None:
     sim = random_scenarios.play(scenario)

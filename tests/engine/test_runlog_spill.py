@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.engine.run_table import LogBlocks, write_csv
@@ -35,6 +35,7 @@ from explorer.engine.simulation import Simulation
 from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
 from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios, simulate
+from tests.engine.test_random_scenarios import scenario_settings
 from tests.engine.test_runlog import _run, finished_runs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,13 +127,7 @@ def _record(scenario: Scenario, spill_rows: int) -> tuple[str, int, int]:
     return record, sim.runs.packed, sim.runs.spilled_rows
 
 
-@settings(
-    max_examples=40,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@scenario_settings(40)
 @given(scenarios())
 def test_random_scenarios_give_the_same_record_spilled_or_not(scenario: Scenario) -> None:
     kept, _, none = _record(scenario, 0)

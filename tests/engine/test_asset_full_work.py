@@ -72,7 +72,11 @@ def test_full_ready_consumers_are_read_once_per_freed_slot() -> None:
     # Each consumer is read while it waits for its turn (ten DAGs a loop, SCH-2), once
     # more when it is set aside, and again once its run ends: a few dozen reads over
     # 2,400 loops. Before: every loop read each ready consumer two or three times.
-    assert max(read[f"c{i:03d}"] for i in range(CONSUMERS)) <= 30
+    # Which consumer waits longest for its turn follows the order of a set of DAG ids,
+    # so it changes with PYTHONHASHSEED (the runs do not): over 41 seeds the most-read
+    # consumer was read 18-32 times, and all of them together always 877 times.
+    assert max(read[f"c{i:03d}"] for i in range(CONSUMERS)) <= 40
+    assert sum(read.values()) <= 10 * CONSUMERS
     _, reference = _simulate(set_aside=False)
     assert sum(reference.values()) > 20 * sum(read.values())  # 31,952 reads against 877
 

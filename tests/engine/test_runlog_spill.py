@@ -16,9 +16,6 @@ import copy
 import gc
 import io
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +31,7 @@ from explorer.engine.runs import DagRun
 from explorer.engine.simulation import Simulation
 from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
+from tests.cli.test_cli import explorer
 from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios, simulate
 from tests.engine.test_random_scenarios import scenario_settings
 from tests.engine.test_runlog import _run, finished_runs
@@ -166,27 +164,10 @@ def test_cli_csv_is_the_same_with_a_tiny_spill() -> None:
     scenario = ROOT / "resources" / "scenarios" / "ny_dst_spring_forward.json"
 
     def csv(*extra: str) -> str:
-        env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "explorer",
-                "simulate",
-                str(scenario),
-                "--format",
-                "csv",
-                "--until",
-                "2024-03-20T00:00Z",
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env=env,
-            timeout=120,
-            check=True,
+        done = explorer(
+            "simulate", str(scenario), "--format", "csv", "--until", "2024-03-20T00:00Z", *extra
         )
+        assert done.returncode == 0, done.stderr
         return done.stdout
 
     kept, spilled = csv("--spill-rows", "0"), csv("--spill-rows", "2")

@@ -76,43 +76,63 @@ def new_run(
     # TT-21: a standard id is derived from the run when first read (DagRun.run_id):
     # the loop never reads it, the record does once.
     standard = _standard_run_id(dag, run_type)
-    run = DagRun(
-        dag_id=dag.dag_id,
-        nth=nth,
-        run_id=None if standard else make_run_id(sim, dag, run_type, info, nth)[0],
-        run_type=run_type,
-        triggered_by=triggered_by,
-        logical_date=logical_date,
-        data_interval=info.data_interval,
-        run_after=info.run_after,
-        created_at=now,
-        partition_key=info.partition_key,
-        partition_date=info.partition_date,
-        backfill_id=backfill_id,
-        backfill_sort_ordinal=sort_ordinal,
-    )
     # RND-1 / DEP-3: a task inherits the DAG's start/end dates; outside them the run
     # gets no task instances (a cron trigger DAG whose start_date moved later).
-    gets_instances = has_task_instances(dag.spec, run.logical_date, run.run_type)
-    run.tasks = (
-        [
+    tasks = (
+        [  # positional: the slots' order (runs.TaskInstance), without keyword matching
             TaskInstance(
                 t.task_id,
                 t.outcome if t.failure_rate <= 0 else task_outcome(sim, dag.dag_id, nth, t),
-                held=t.hold,
+                "none",
+                None,
+                None,
+                None,
+                t.hold,
             )
             for t in dag.spec.tasks
         ]
-        if gets_instances
+        if has_task_instances(dag.spec, logical_date, run_type)
         else []
     )
-    run.set_state("queued", now)
+    # Created queued (``DagRun.set_state("queued")`` on a new run sets nothing else);
+    # positional, in DagRun.__init__'s order.
+    run = DagRun(
+        dag.dag_id,
+        nth,
+        None if standard else make_run_id(sim, dag, run_type, info, nth)[0],
+        run_type,
+        triggered_by,
+        logical_date,
+        info.data_interval,
+        info.run_after,
+        now,
+        info.partition_key,
+        info.partition_date,
+        "queued",
+        None,
+        None,
+        tasks,
+        backfill_id,
+        sort_ordinal,
+    )
     st.runs.append(run, derived_run_id=standard)
     dag.note_created(run)
-    activate(sim, run)
+    _activate_new(sim, dag, run)
     st.dirty = True
     st.overrides.resolve(run, dag, st.runs)  # the one override path (overrides.py)
     return run
+
+
+def _activate_new(sim: Host, dag: DagState, run: DagRun) -> None:
+    """:func:`activate` for a run just created: its key (DAG, ``nth``) is new, so no
+    index holds it yet and there is nothing to move to the end or drop."""
+    st = sim.state
+    key = (run.dag_id, run.nth)
+    st.active[key] = run
+    st.pending[key] = run
+    st.activations += 1
+    st.activation[key] = st.activations
+    dagschedule.note_changed(sim, dag)  # its next parse may differ
 
 
 def activate(sim: Host, run: DagRun) -> None:
@@ -224,14 +244,20 @@ def _standard_run_id(dag: DagState, run_type: RunType) -> bool:
 
 
 def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
+    st = sim.state
     run.set_state(state, now)
-    dag = sim.state.dags[run.dag_id]
+    dag = st.dags[run.dag_id]
     key = (run.dag_id, run.nth)
-    sim.state.active.pop(key, None)
-    sim.state.activation.pop(key, None)
-    sim.state.touched.pop(key, None)  # ended: nothing for step 5
-    # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison
-    del dag.active[next(i for i, r in enumerate(dag.active) if r is run)]
+    st.active.pop(key, None)
+    st.activation.pop(key, None)
+    st.touched.pop(key, None)  # ended: nothing for step 5
+    # by identity: DagRun's dataclass __eq__ builds two 18-field tuples per comparison;
+    # the oldest active run usually ends first, so the first place is tried first
+    active = dag.active
+    if active[0] is run:
+        del active[0]
+    else:
+        del active[next(i for i, r in enumerate(active) if r is run)]
     asset_rules.note_limit_changed(sim, dag)  # a slot below max_active_runs (AS-4)
     dagschedule.sync_parse(sim, dag, now)
     # --- backfill hook: _schedule_dag_run refreshes the flag only when a scheduled,
@@ -243,7 +269,7 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
     # --- end backfill hook
     dagschedule.reschedule(sim, dag)
     sim.emit("run_state", run.dag_id, run, state)
-    sim.state.runs.freeze(run)  # nothing changes an ended run again (runlog)
+    st.runs.freeze(run)  # nothing changes an ended run again (runlog)
 
 
 def finish_task(

@@ -85,19 +85,9 @@ _TIME_FIELDS = 7
 _TIME_INDEX = {"logical_date": 0, "run_after": 3, "created_at": 4, "start_date": 5, "end_date": 6}
 
 
-def _instants(values: tuple[datetime | None, ...]) -> list[int] | None:
-    """``epoch_us`` of each (``_NONE`` for None), or None when any would not come back
-    identical: not ``datetime.UTC``, or fold 1. Inlined, one call a run: packing is on
-    the path of every run that ends."""
-    out = []
-    for value in values:
-        if value is None:
-            out.append(_NONE)
-        elif value.tzinfo is UTC and not value.fold:
-            out.append((value - _EPOCH) // _ONE_US)
-        else:
-            return None
-    return out
+#: Entries an :class:`RunLog`'s instant memo holds before it starts afresh: a few
+#: simulated days of a thousand DAGs' distinct instants, a few megabytes at most.
+_MEMO_SIZE = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +200,10 @@ class RunLog(_RunsView):
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
         self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
+        #: recent instants packed → their epoch microseconds (see ``_epoch_us``), and how
+        #: many instants were converted (tests count the work)
+        self._memo: dict[datetime, int] = {}
+        self.instants_computed = 0
         # packed columns, one entry per row
         self._dag = array("I")
         self._nth = array("I")
@@ -246,6 +240,10 @@ class RunLog(_RunsView):
     def _id_list(self) -> Sequence[int]:
         return range(self._id0 + len(self._row))
 
+    def __len__(self) -> int:
+        """Without building the id range (every new run asks, for the run limit)."""
+        return self._id0 + len(self._row)
+
     def get(self, run_id: int) -> DagRun:
         """The run with ``DagRun.id == run_id`` (a valid, non-negative id)."""
         run = self._live.get(run_id)
@@ -275,63 +273,108 @@ class RunLog(_RunsView):
             self._spill_ids()
 
     def freeze(self, run: DagRun) -> bool:
-        """Pack an ended run; False (and the run stays live) when it does not fit."""
-        if run.id not in self._live or run.history is not None:
+        """Pack an ended run; False (and the run stays live) when it does not fit.
+
+        On the path of every run that ends (issue 14): one pass over the run's instants
+        and tasks, each instant turned into epoch microseconds through the log's memo
+        (:meth:`_epoch_us`), the common side tables skipped without a call."""
+        run_id = run.id
+        if run.history is not None or run_id not in self._live:
             return False
-        if run.state not in ("success", "failed"):
+        state = run.state
+        if state != "success" and state != "failed":
             return False
-        if run.triggered_by != _TRIGGERED_BY[run.run_type]:
+        run_type = run.run_type
+        if run.triggered_by != _TRIGGERED_BY[run_type]:
             return False
+        us = self._epoch_us
         interval = run.data_interval
+        times = [
+            us(run.logical_date),
+            _NONE if interval is None else us(interval.start),
+            _NONE if interval is None else us(interval.end),
+            us(run.run_after),
+            us(run.created_at),
+            us(run.start_date),
+            us(run.end_date),
+        ]
+        if None in times or us(run.partition_date) is None:
+            return False
         tasks = run.tasks
-        instants: tuple[datetime | None, ...] = (
-            run.logical_date,
-            None if interval is None else interval.start,
-            None if interval is None else interval.end,
-            run.run_after,
-            run.created_at,
-            run.start_date,
-            run.end_date,
-            run.partition_date,
-        )
+        task_times: list[int | None] = []
+        task_codes = bytearray()
         for task in tasks:
-            if task.state not in ("success", "failed") or task.finish_at != task.end_date:
+            task_state = task.state
+            end_date = task.end_date
+            if (task_state != "success" and task_state != "failed") or (
+                task.finish_at is not end_date and task.finish_at != end_date
+            ):
                 return False
-            instants += (task.start_date, task.end_date)
-        packed = _instants(instants)
-        if packed is None:
+            task_times.append(us(task.start_date))
+            task_times.append(us(end_date))
+            task_codes.append(
+                _TASK_STATE_CODE[task_state] << 4
+                | _OUTCOME_CODE[task.outcome]
+                | (_HELD if task.held else 0)
+            )
+        if None in task_times:
             return False
         row = self._row0 + len(self._nth)
-        self._dag.append(self._dag_code(run.dag_id))
+        code = self._dag_codes.get(run.dag_id)
+        self._dag.append(self._dag_code(run.dag_id) if code is None else code)
         self._nth.append(run.nth)
-        self._codes.append(_RUN_TYPE_CODE[run.run_type] << 4 | _RUN_STATE_CODE[run.state])
-        self._times.extend(packed[:_TIME_FIELDS])
-        self._consumed.extend(run.consumed_asset_events)
+        self._codes.append(_RUN_TYPE_CODE[run_type] << 4 | _RUN_STATE_CODE[state])
+        self._times.extend(times)  # type: ignore[arg-type]  # no None: checked above
+        if run.consumed_asset_events:
+            self._consumed.extend(run.consumed_asset_events)
         self._consumed_end.append(self._consumed0 + len(self._consumed))
         first_task = self._flat0 + len(self._task_codes)
+        self._task_codes += task_codes
         for offset, task in enumerate(tasks):
-            held = _HELD if task.held else 0
-            self._task_codes.append(
-                _TASK_STATE_CODE[task.state] << 4 | _OUTCOME_CODE[task.outcome] | held
-            )
             if task.inlet_events:
                 self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(packed[_TIME_FIELDS + 1 :])
+        self._task_times.extend(task_times)  # type: ignore[arg-type]
         self._task_end.append(self._flat0 + len(self._task_codes))
         self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
-        if run.id in self._own_run_ids:
-            self._own_run_ids.discard(run.id)
+        if run_id in self._own_run_ids:
+            self._own_run_ids.discard(run_id)
             self._run_ids[row] = run.run_id
         if run.partition_key is not None or run.partition_date is not None:
             self._partitions[row] = (run.partition_key, run.partition_date)
         if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
             self._backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
-        self._set_row(run.id, row)
-        del self._live[run.id]
-        self._cache[run.id] = run  # whoever still holds it keeps getting the same object
+        index = run_id - self._id0
+        if index >= 0:
+            self._row[index] = row
+        else:
+            self._row_over[run_id] = row
+        del self._live[run_id]
+        self._cache[run_id] = run  # whoever still holds it keeps getting the same object
         if self._spill_rows and len(self._nth) >= 2 * self._spill_rows:
             self._spill_block()
         return True
+
+    def _epoch_us(self, value: datetime | None) -> int | None:
+        """``epoch_us`` of ``value`` (:data:`NULL_INSTANT` for None), or None when it
+        would not come back identical: not ``datetime.UTC``, or fold 1.
+
+        The runs ending near one another share most instants (the loop's ticks, the
+        same cron minute across DAGs), and a datetime caches its hash, while the
+        subtraction and division build two timedeltas: a memo of the instants seen
+        lately answers most of them (issue 14). Only UTC, fold-0 values enter it, and
+        they are checked before it is read (an equal zoned instant must stay live)."""
+        if value is None:
+            return _NONE
+        if value.tzinfo is not UTC or value.fold:
+            return None
+        memo = self._memo
+        found = memo.get(value)
+        if found is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            found = memo[value] = (value - _EPOCH) // _ONE_US
+            self.instants_computed += 1
+        return found
 
     def thaw(self, run: DagRun) -> None:
         """``run`` is about to change (a backfill clears it): keep it as a live object.
@@ -634,6 +677,8 @@ class RunLog(_RunsView):
         for name, value in self.__dict__.items():
             if name == "_cache":
                 out._cache = weakref.WeakValueDictionary()
+            elif name == "_memo":  # a cache, not state: the copy starts without one
+                out._memo = {}
             elif name == "_live":
                 out._live = {k: copy.deepcopy(v, memo) for k, v in value.items()}
             else:  # columns and side tables of immutable values
@@ -674,6 +719,21 @@ class DagRuns(_RunsView):
 
     def _id_list(self) -> Sequence[int]:
         return self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @overload
+    def __getitem__(self, index: int) -> DagRun: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[DagRun]: ...
+
+    def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
+        """A run by ``nth`` straight from the log (every task timer that fires reads one)."""
+        if index.__class__ is int:
+            return self._runs_log.get(self._ids[index])
+        return _RunsView.__getitem__(self, index)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
         """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""

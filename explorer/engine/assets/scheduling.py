@@ -107,23 +107,24 @@ def record_event(
     st = sim.state
     aliases = tuple(sorted(via_aliases)) if len(via_aliases) > 1 else tuple(via_aliases)
     plain = partition_key is None and partition_date is None and not extra
-    event = AssetEvent(
-        id=len(st.assets.events),
-        asset=key,
-        timestamp=st.now,
-        source=source,
-        partition_key=partition_key,
-        partition_date=partition_date,
-        extra=dict(extra) if extra else NO_EXTRA,
-        via_aliases=aliases,
-        wrote_data=wrote_data,
-        origin=st.assets.origin(key, source, aliases, wrote_data) if plain else None,
+    store = st.assets
+    event = AssetEvent(  # positional, in AssetEvent.__init__'s order (one per emission)
+        len(store.events),
+        key,
+        st.now,
+        source,
+        partition_key,
+        partition_date,
+        dict(extra) if extra else NO_EXTRA,
+        aliases,
+        wrote_data,
+        origin=store.origin(key, source, aliases, wrote_data) if plain else None,
     )
-    new_resolution = st.assets.add(event)
+    new_resolution = store.add(event)
     st.dirty = True
     touched: list[DagState] = []
     unkeyed: list[str] = []
-    for dag_id in sim.listeners(key, event.via_aliases):
+    for dag_id in sim.listeners(key, aliases):
         dag = st.dags[dag_id]
         if not dag.deployed or dag.is_paused:
             continue
@@ -132,14 +133,20 @@ def record_event(
                 unkeyed.append(dag.dag_id)
             else:
                 queue_partitioned_event(sim, dag, event)
-        elif partition_key is None:
-            dag.adrq.setdefault(key, st.now)  # the first event since last cleared (AS-2)
+        elif partition_key is None and key not in dag.adrq:
+            # AS-2: the row holds the first event since it was last cleared. AS-3: the
+            # condition reads which rows exist, so only a new row can change readiness;
+            # a DAG whose row is there already (a consumer held at max_active_runs while
+            # its producer keeps emitting) is not evaluated again (issue 14).
+            dag.adrq[key] = st.now
             st.asset_queued.add(dag.dag_id)
             touched.append(dag)
     if unkeyed:  # RND-2: one audit row per event, naming every partitioned consumer
         _audit(sim, "missing partition key", sorted(unkeyed), event)
-    # Readiness changes only with queue rows, alias resolutions and active flags (AS-3).
-    refresh_ready(sim, None if new_resolution else touched)
+    # Readiness changes only with queue rows, alias resolutions and active flags (AS-3):
+    # an event no consumer queues and resolving no alias changes none.
+    if new_resolution or touched:
+        refresh_ready(sim, None if new_resolution else touched)
     sim.emit("asset_event", None, None, key.label())
     return event
 

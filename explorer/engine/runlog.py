@@ -275,9 +275,9 @@ class RunLog(_RunsView):
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
 
-        On the path of every run that ends (issue 14): one pass over the run's instants
-        and tasks, each instant turned into epoch microseconds through the log's memo
-        (:meth:`_epoch_us`), the common side tables skipped without a call."""
+        On the path of every run that ends (issue 14): one pass over the run's tasks,
+        one over its instants (through the log's memo of recent ones, ``_remember``),
+        the usual row's side tables skipped without a call."""
         run_id = run.id
         if run.history is not None or run_id not in self._live:
             return False
@@ -287,22 +287,20 @@ class RunLog(_RunsView):
         run_type = run.run_type
         if run.triggered_by != _TRIGGERED_BY[run_type]:
             return False
-        us = self._epoch_us
         interval = run.data_interval
-        times = [
-            us(run.logical_date),
-            _NONE if interval is None else us(interval.start),
-            _NONE if interval is None else us(interval.end),
-            us(run.run_after),
-            us(run.created_at),
-            us(run.start_date),
-            us(run.end_date),
-        ]
-        if None in times or us(run.partition_date) is None:
-            return False
         tasks = run.tasks
-        task_times: list[int | None] = []
+        values: list[datetime | None] = [
+            run.logical_date,
+            None if interval is None else interval.start,
+            None if interval is None else interval.end,
+            run.run_after,
+            run.created_at,
+            run.start_date,
+            run.end_date,
+            run.partition_date,  # checked, not packed: it lives in a side table
+        ]
         task_codes = bytearray()
+        inlets: list[tuple[int, tuple[int | None, ...]]] = []
         for task in tasks:
             task_state = task.state
             end_date = task.end_date
@@ -310,30 +308,47 @@ class RunLog(_RunsView):
                 task.finish_at is not end_date and task.finish_at != end_date
             ):
                 return False
-            task_times.append(us(task.start_date))
-            task_times.append(us(end_date))
+            values.append(task.start_date)
+            values.append(end_date)
+            if task.inlet_events:
+                inlets.append((len(task_codes), task.inlet_events))
             task_codes.append(
                 _TASK_STATE_CODE[task_state] << 4
                 | _OUTCOME_CODE[task.outcome]
                 | (_HELD if task.held else 0)
             )
-        if None in task_times:
-            return False
+        # Each instant in epoch microseconds, through the memo of recent ones: the runs
+        # ending near one another share most instants (the loop's ticks, one cron minute
+        # across DAGs), a datetime caches its hash, while ``(value - EPOCH) // ONE_US``
+        # builds two timedeltas (issue 14). Only UTC, fold-0 instants are packed (any
+        # other would not come back identical), checked before the memo is read: an
+        # equal zoned instant must not find a UTC one's entry.
+        memo = self._memo
+        packed: list[int] = []
+        for value in values:
+            if value is None:
+                packed.append(_NONE)
+            elif value.tzinfo is UTC and not value.fold:
+                found = memo.get(value)
+                packed.append(self._remember(value) if found is None else found)
+            else:
+                return False
+        times = packed[:_TIME_FIELDS]
+        task_times = packed[_TIME_FIELDS + 1 :]
         row = self._row0 + len(self._nth)
         code = self._dag_codes.get(run.dag_id)
         self._dag.append(self._dag_code(run.dag_id) if code is None else code)
         self._nth.append(run.nth)
         self._codes.append(_RUN_TYPE_CODE[run_type] << 4 | _RUN_STATE_CODE[state])
-        self._times.extend(times)  # type: ignore[arg-type]  # no None: checked above
+        self._times.extend(times)
         if run.consumed_asset_events:
             self._consumed.extend(run.consumed_asset_events)
         self._consumed_end.append(self._consumed0 + len(self._consumed))
         first_task = self._flat0 + len(self._task_codes)
         self._task_codes += task_codes
-        for offset, task in enumerate(tasks):
-            if task.inlet_events:
-                self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(task_times)  # type: ignore[arg-type]
+        for offset, events in inlets:
+            self._inlets[first_task + offset] = events
+        self._task_times.extend(task_times)
         self._task_end.append(self._flat0 + len(self._task_codes))
         self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
         if run_id in self._own_run_ids:
@@ -354,26 +369,14 @@ class RunLog(_RunsView):
             self._spill_block()
         return True
 
-    def _epoch_us(self, value: datetime | None) -> int | None:
-        """``epoch_us`` of ``value`` (:data:`NULL_INSTANT` for None), or None when it
-        would not come back identical: not ``datetime.UTC``, or fold 1.
-
-        The runs ending near one another share most instants (the loop's ticks, the
-        same cron minute across DAGs), and a datetime caches its hash, while the
-        subtraction and division build two timedeltas: a memo of the instants seen
-        lately answers most of them (issue 14). Only UTC, fold-0 values enter it, and
-        they are checked before it is read (an equal zoned instant must stay live)."""
-        if value is None:
-            return _NONE
-        if value.tzinfo is not UTC or value.fold:
-            return None
+    def _remember(self, value: datetime) -> int:
+        """``epoch_us`` of a UTC instant the memo lacks, now kept in it (a bounded
+        cache of recent instants: it starts afresh once full)."""
         memo = self._memo
-        found = memo.get(value)
-        if found is None:
-            if len(memo) >= _MEMO_SIZE:
-                memo.clear()
-            found = memo[value] = (value - _EPOCH) // _ONE_US
-            self.instants_computed += 1
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        found = memo[value] = (value - _EPOCH) // _ONE_US
+        self.instants_computed += 1
         return found
 
     def thaw(self, run: DagRun) -> None:

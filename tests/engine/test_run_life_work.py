@@ -1,0 +1,255 @@
+"""The work of one run's life, from its creation to its end and its asset events (issue 14).
+
+* ``RunLog.freeze`` turns each instant of an ended run into epoch microseconds through
+  a memo of recent instants: runs ending near one another share most of them (the
+  loop's ticks, one cron minute across DAGs). Counted: far fewer conversions than
+  instants packed; hypothesis: a run is packed exactly when every instant is a UTC,
+  fold-0 one (an equal zoned or fold-1 instant must not find the memo's entry) and
+  reads back with the same representation.
+* An asset event re-evaluates a consumer's condition (AS-3) only when it adds the
+  consumer's queue row (AS-2): the rows the condition reads are otherwise unchanged.
+  Counted against the old behaviour (every listener evaluated at every event), with
+  identical records.
+
+No test times anything.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.engine import runlog
+from explorer.engine.assets import scheduling
+from explorer.engine.assets.condition import AssetKey, AssetNode
+from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.dagstate import DagState
+from explorer.engine.record import run_row
+from explorer.engine.runlog import RunLog
+from explorer.engine.runs import DagRun, TaskInstance
+from explorer.engine.simulation import SchedulerConfig, Simulation
+from explorer.engine.timetables import AssetTriggeredTimetable, timetable_from_schedule
+from explorer.engine.types import DataInterval
+
+START = datetime(2024, 3, 1, tzinfo=UTC)
+LONDON = ZoneInfo("Europe/London")
+ORDERS = AssetKey("orders", "s3://lake/orders")
+
+
+# ---------------------------------------------------------------------- packing
+def _fits(value: datetime | None) -> bool:
+    """The packing rule, written out: null, or UTC itself with fold 0."""
+    return value is None or (value.tzinfo is UTC and not value.fold)
+
+
+#: One of a few instants (so that runs share them, as in a simulation), as it comes:
+#: UTC, the equal instant in another zone, or UTC with fold=1 (equal, but a packed
+#: copy would lose the fold).
+_base = st.integers(0, 5).map(lambda h: START + timedelta(hours=h))
+_instant = st.tuples(_base, st.sampled_from(["utc", "utc", "utc", "zoned", "fold"])).map(
+    lambda p: p[0]
+    if p[1] == "utc"
+    else p[0].astimezone(LONDON)
+    if p[1] == "zoned"
+    else p[0].replace(fold=1)
+)
+
+
+@st.composite
+def _ended_runs(draw: st.DrawFn) -> DagRun:
+    start, end, created, begun, ended = (draw(_instant) for _ in range(5))
+    tasks = []
+    for i in range(draw(st.integers(0, 3))):
+        task_end = draw(_instant)
+        tasks.append(
+            TaskInstance(f"t{i}", "success", "success", draw(st.none() | _instant), task_end, task_end)
+        )
+    return DagRun(
+        "d",
+        0,
+        None,
+        "scheduled",
+        "timetable",
+        start,
+        DataInterval(start, end),
+        end,
+        created,
+        None,
+        draw(st.none() | _instant),
+        "success",
+        begun,
+        ended,
+        tasks,
+    )
+
+
+def _instants_of(run: DagRun) -> list[datetime | None]:
+    interval = run.data_interval
+    assert interval is not None
+    values = [
+        run.logical_date,
+        interval.start,
+        interval.end,
+        run.run_after,
+        run.created_at,
+        run.start_date,
+        run.end_date,
+        run.partition_date,
+    ]
+    for task in run.tasks:
+        values += [task.start_date, task.end_date]
+    return values
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ended_runs(), min_size=1, max_size=8))
+def test_packed_exactly_when_every_instant_is_utc_fold_0(runs: list[DagRun]) -> None:
+    log = RunLog()
+    expected: dict[int, tuple[DagRun, list[str]]] = {}
+    for nth, run in enumerate(runs):
+        run.nth = nth
+        log.append(run, derived_run_id=True)
+        fits = all(_fits(v) for v in _instants_of(run))
+        assert log.freeze(run) is fits
+        if fits:
+            expected[run.id] = (copy.deepcopy(run), [repr(v) for v in _instants_of(run)])
+    del runs, run
+    gc.collect()  # nobody holds the packed runs: reading them unpacks the columns
+    for run_id, (run, shown) in expected.items():
+        back = log[run_id]
+        assert back == run
+        assert [repr(v) for v in _instants_of(back)] == shown  # same zone, same fold
+
+
+def test_a_zoned_instant_equal_to_a_remembered_one_is_not_packed() -> None:
+    log = RunLog()
+    runs = []
+    for nth, tz in enumerate([UTC, LONDON]):
+        at = START.astimezone(tz)
+        run = DagRun(
+            "d", nth, None, "scheduled", "timetable", at, DataInterval(at, at), at, at,
+            state="success", start_date=at, end_date=at,
+        )  # fmt: skip
+        log.append(run, derived_run_id=True)
+        runs.append(run)
+    assert log.freeze(runs[0])  # its instants are remembered now
+    assert not log.freeze(runs[1])  # equal to them, but in London: stays live
+    assert log[1] is runs[1]
+
+
+def _producer_and_consumers(consumers: int, max_active_runs: int = 1) -> list[DagSpec]:
+    """A producer every minute; consumers with a 25-minute task: after their first run
+    they stay ready and at their max_active_runs while new events keep coming."""
+    producer = DagSpec(
+        dag_id="producer",
+        timetable=timetable_from_schedule("* * * * *"),
+        start_date=START - timedelta(days=1),
+        tasks=(TaskSpec("write", duration=timedelta(seconds=5), outlets=(ORDERS,)),),
+    )
+    return [
+        producer,
+        *(
+            DagSpec(
+                dag_id=f"c{i:02d}",
+                timetable=AssetTriggeredTimetable(AssetNode(ORDERS)),
+                start_date=START - timedelta(days=1),
+                max_active_runs=max_active_runs,
+                tasks=(TaskSpec("t", duration=timedelta(minutes=25)),),
+            )
+            for i in range(consumers)
+        ),
+    ]
+
+
+def test_instants_are_converted_once_while_remembered() -> None:
+    sim = Simulation(_producer_and_consumers(10), start=START, bulk=False)
+    sim.advance_to(START + timedelta(hours=6))
+    log = sim.runs
+    packed = [log[i] for i in range(len(log)) if log.state(i) in ("success", "failed")]
+    assert log.packed == len(packed) > 300
+    # the old packing converted every instant of every packed run
+    every = sum(sum(v is not None for v in _instants_of_any(r)) for r in packed)
+    assert every > 2_000
+    assert 0 < log.instants_computed <= every // 4
+
+
+def _instants_of_any(run: DagRun) -> list[datetime | None]:
+    interval = run.data_interval
+    values = [
+        run.logical_date,
+        None if interval is None else interval.start,
+        None if interval is None else interval.end,
+        run.run_after,
+        run.created_at,
+        run.start_date,
+        run.end_date,
+        run.partition_date,
+    ]
+    for task in run.tasks:
+        values += [task.start_date, task.end_date]
+    return values
+
+
+def test_a_full_memo_starts_afresh_with_the_same_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    def simulate() -> tuple[list[dict[str, Any]], int]:
+        sim = Simulation(_producer_and_consumers(4), start=START, bulk=False)
+        sim.advance_to(START + timedelta(hours=3))
+        return [run_row(r) for r in sim.runs], sim.runs.instants_computed
+
+    rows, computed = simulate()
+    monkeypatch.setattr(runlog, "_MEMO_SIZE", 3)  # cleared every few instants
+    small_rows, small_computed = simulate()
+    assert small_rows == rows
+    assert small_computed > computed
+
+
+# ---------------------------------------------------------------------- readiness
+def _simulate_readiness(*, every_event: bool) -> tuple[list[dict[str, Any]], Counter[str]]:
+    """The run rows and, per consumer, how often its condition was evaluated.
+
+    ``every_event``: the old behaviour, every listener of an event evaluated again."""
+    evaluated: Counter[str] = Counter()
+    real_ready = scheduling.condition_ready
+    real_record = scheduling.record_event
+
+    def counting(sim: Any, dag: DagState) -> bool:
+        evaluated[dag.dag_id] += 1
+        return real_ready(sim, dag)
+
+    def record_then_refresh(sim: Any, key: AssetKey, **kwargs: Any) -> Any:
+        event = real_record(sim, key, **kwargs)
+        listeners = [sim.state.dags[d] for d in sim.listeners(key, event.via_aliases)]
+        scheduling.refresh_ready(
+            sim, [d for d in listeners if d.deployed and not d.is_paused and d.adrq]
+        )
+        return event
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(scheduling, "condition_ready", counting)
+        if every_event:
+            mp.setattr(scheduling, "record_event", record_then_refresh)
+        config = SchedulerConfig(loop_interval=timedelta(seconds=1))
+        sim = Simulation(_producer_and_consumers(20), start=START, config=config, bulk=False)
+        sim.advance_to(START + timedelta(hours=2))
+        return [run_row(r) for r in sim.runs], evaluated
+
+
+def test_a_consumer_is_evaluated_when_an_event_adds_its_row() -> None:
+    rows, evaluated = _simulate_readiness(every_event=False)
+    reference_rows, reference = _simulate_readiness(every_event=True)
+    assert rows == reference_rows
+    consumers = [f"c{i:02d}" for i in range(20)]
+    # 120 events; a consumer queues a row for the first event after each of its runs
+    # (one every 25 minutes, so about five): a few evaluations each, where every event
+    # evaluated every consumer before.
+    assert all(reference[c] >= 115 for c in consumers)
+    assert all(evaluated[c] <= 12 for c in consumers)
+    assert sum(r["dag_id"] != "producer" for r in rows) >= 5 * len(consumers)

@@ -55,11 +55,13 @@ def _fits(value: datetime | None) -> bool:
 #: copy would lose the fold).
 _base = st.integers(0, 5).map(lambda h: START + timedelta(hours=h))
 _instant = st.tuples(_base, st.sampled_from(["utc", "utc", "utc", "zoned", "fold"])).map(
-    lambda p: p[0]
-    if p[1] == "utc"
-    else p[0].astimezone(LONDON)
-    if p[1] == "zoned"
-    else p[0].replace(fold=1)
+    lambda p: (
+        p[0]
+        if p[1] == "utc"
+        else p[0].astimezone(LONDON)
+        if p[1] == "zoned"
+        else p[0].replace(fold=1)
+    )
 )
 
 
@@ -70,7 +72,9 @@ def _ended_runs(draw: st.DrawFn) -> DagRun:
     for i in range(draw(st.integers(0, 3))):
         task_end = draw(_instant)
         tasks.append(
-            TaskInstance(f"t{i}", "success", "success", draw(st.none() | _instant), task_end, task_end)
+            TaskInstance(
+                f"t{i}", "success", "success", draw(st.none() | _instant), task_end, task_end
+            )
         )
     return DagRun(
         "d",

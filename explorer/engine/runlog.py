@@ -23,7 +23,6 @@ optimisation that never changes what a reader sees.
 from __future__ import annotations
 
 import copy
-import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from explorer.engine.runspill import (
 from explorer.engine.types import DataInterval
 from explorer.engine.tz import EPOCH as _EPOCH
 from explorer.engine.tz import ONE_US as _ONE_US
+from explorer.engine.weakruns import WeakRuns
 
 __all__ = [
     "NULL_INSTANT",
@@ -199,7 +199,7 @@ class RunLog(_RunsView):
         #: (from id ``_id0`` on; see ``_row_at``).
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
-        self._cache: weakref.WeakValueDictionary[int, DagRun] = weakref.WeakValueDictionary()
+        self._cache: WeakRuns[DagRun] = WeakRuns()
         #: recent instants packed → their epoch microseconds (see ``_epoch_us``), and how
         #: many instants were converted (tests count the work)
         self._memo: dict[datetime, int] = {}
@@ -679,7 +679,7 @@ class RunLog(_RunsView):
             memo[id(run)] = run  # whoever holds one (a DAG's latest run) shares it
         for name, value in self.__dict__.items():
             if name == "_cache":
-                out._cache = weakref.WeakValueDictionary()
+                out._cache = WeakRuns()
             elif name == "_memo":  # a cache, not state: the copy starts without one
                 out._memo = {}
             elif name == "_live":

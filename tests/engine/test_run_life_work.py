@@ -38,6 +38,7 @@ from explorer.engine.runs import DagRun, TaskInstance
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import AssetTriggeredTimetable, timetable_from_schedule
 from explorer.engine.types import DataInterval
+from explorer.engine.weakruns import WeakRuns
 
 START = datetime(2024, 3, 1, tzinfo=UTC)
 LONDON = ZoneInfo("Europe/London")
@@ -257,3 +258,20 @@ def test_a_consumer_is_evaluated_when_an_event_adds_its_row() -> None:
     assert all(reference[c] >= 115 for c in consumers)
     assert all(evaluated[c] <= 12 for c in consumers)
     assert sum(r["dag_id"] != "producer" for r in rows) >= 5 * len(consumers)
+
+
+# ---------------------------------------------------------------------- weak cache
+class _Held:
+    """A weakly referenceable stand-in for a run."""
+
+
+def test_weak_runs_keep_what_is_held_and_sweep_what_died() -> None:
+    cache: WeakRuns[_Held] = WeakRuns()
+    held = {i: _Held() for i in range(0, 50_000, 1000)}
+    for i in range(50_000):
+        cache[i] = held.get(i) or _Held()  # all but the held ones die at once
+    assert all(cache.get(i) is obj for i, obj in held.items())
+    assert cache.get(1) is None and cache.pop(2) is None
+    assert len(cache._refs) <= 2 * 4096  # swept as it grew: not one entry per run packed
+    assert sorted(map(id, cache.values())) == sorted(map(id, held.values()))
+    assert cache.pop(0) is held[0] and cache.get(0) is None

@@ -264,11 +264,21 @@ class AssetStore:
     def add(self, event: AssetEvent) -> bool:
         """Store ``event``; True when it resolved an alias to an asset for the first time."""
         self.events.append(event)
-        self.by_asset.setdefault(event.asset, []).append(event)
-        self.stamps.setdefault(event.asset, []).append(event.timestamp)
-        self.active.setdefault(event.asset, True)
+        origin = event._origin  # one read of the shared origin (asset, aliases)
+        asset = origin.asset
+        events = self.by_asset.get(asset)
+        if events is None:  # the asset's first event: its lists, and known (active) now
+            events = self.by_asset[asset] = []
+            self.active.setdefault(asset, True)
+        events.append(event)
+        stamps = self.stamps.get(asset)
+        if stamps is None:
+            stamps = self.stamps[asset] = []
+        stamps.append(event.timestamp)
+        if not origin.via_aliases:
+            return False
         resolved_new = False
-        for alias in event.via_aliases:
+        for alias in origin.via_aliases:
             self.by_alias.setdefault(alias, []).append(event)
             self.stamps.setdefault(("alias", alias), []).append(event.timestamp)
             resolved = self.alias_assets.setdefault(alias, [])

@@ -283,19 +283,16 @@ def finish_task(
 ) -> None:
     """``task`` ends with ``outcome`` now; a success emits its asset events (AS-1).
     ``task_index``: its place in ``run.tasks``, where its spec usually is too."""
-    task.state = "failed" if outcome == "failed" else "success"
+    state = task.state = "failed" if outcome == "failed" else "success"
     task.outcome = outcome  # type: ignore[assignment]
-    task.end_date = sim.state.now
-    task.finish_at = sim.state.now
+    task.end_date = task.finish_at = sim.state.now  # one instant: freeze checks `is` first
     sim.state.dirty = True
     sim.state.touched[(run.dag_id, run.nth)] = run
-    sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{task.state}")
-    if task.state == "success":  # only SUCCESS emits (AS-1)
-        asset_rules.emit_task_events(
-            sim,
-            run,
-            task,
-            partition_keys=None if action is None else action.partition_keys,
-            alias_events=None if action is None else action.alias_events,
-            task_index=task_index,
-        )
+    sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{state}")
+    if state == "success":  # only SUCCESS emits (AS-1)
+        if action is None:  # the timer's end: the spec says what is emitted
+            asset_rules.emit_task_events(sim, run, task, None, None, task_index)
+        else:
+            asset_rules.emit_task_events(
+                sim, run, task, action.partition_keys, action.alias_events, task_index
+            )

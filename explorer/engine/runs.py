@@ -232,8 +232,13 @@ def random_suffix(*parts: object, length: int = 8) -> str:
     derives them from the run's identity so that records are reproducible.
     """
     digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-    return "".join(alphabet[b % len(alphabet)] for b in digest[:length])
+    # byte b -> _ALPHABET[b % 62], one C call instead of a generator step per letter
+    return digest[:length].translate(_SUFFIX_LETTERS).decode("ascii")
+
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: The translation table of :func:`random_suffix`: every byte to its letter.
+_SUFFIX_LETTERS = bytes(ord(_ALPHABET[b % len(_ALPHABET)]) for b in range(256))
 
 
 def standard_run_id(run_type: str, run_after: datetime, dag_id: str, nth: int) -> str:

@@ -10,6 +10,10 @@
   consumer's queue row (AS-2): the rows the condition reads are otherwise unchanged.
   Counted against the old behaviour (every listener evaluated at every event), with
   identical records.
+* The run log's cache of held packed runs (``WeakRuns``) keeps what is held and sweeps
+  what died, so it stays small without a callback per run.
+* TT-21's random run-id tail, now one ``bytes.translate``: hypothesis against the
+  letter-by-letter formula.
 
 No test times anything.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import hashlib
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -34,7 +39,7 @@ from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.record import run_row
 from explorer.engine.runlog import RunLog
-from explorer.engine.runs import DagRun, TaskInstance
+from explorer.engine.runs import DagRun, TaskInstance, random_suffix
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import AssetTriggeredTimetable, timetable_from_schedule
 from explorer.engine.types import DataInterval
@@ -275,3 +280,19 @@ def test_weak_runs_keep_what_is_held_and_sweep_what_died() -> None:
     assert len(cache._refs) <= 2 * 4096  # swept as it grew: not one entry per run packed
     assert sorted(map(id, cache.values())) == sorted(map(id, held.values()))
     assert cache.pop(0) is held[0] and cache.get(0) is None
+
+
+# ---------------------------------------------------------------------- run id tails
+def _suffix_by_letter(*parts: object, length: int = 8) -> str:
+    """TT-21's deterministic tail as it was written: a generator step per letter."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(alphabet[b % len(alphabet)] for b in digest[:length])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=30), st.integers(0, 10**7), st.integers(1, 32))
+def test_random_suffix_translates_as_it_indexed(dag_id: str, nth: int, length: int) -> None:
+    assert random_suffix(dag_id, nth, length=length) == _suffix_by_letter(
+        dag_id, nth, length=length
+    )

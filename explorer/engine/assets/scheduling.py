@@ -168,7 +168,6 @@ def emit_task_events(
     sim: Host,
     run: DagRun,
     task: TaskInstance,
-    *,
     partition_keys: tuple[str, ...] | None,
     alias_events: tuple[AliasEmission, ...] | None,
     task_index: int | None = None,
@@ -178,18 +177,16 @@ def emit_task_events(
     Keys: each distinct key given to ``add_partitions``, else the run's own
     (PT-1); the run's partition_date rides along only with the run's key.
     ``task_index``: the task's place in its run, where the DAG's spec has it unless
-    a deploy changed the tasks since (then it is looked up by task_id).
+    a deploy changed the tasks since (then it is looked up by task_id). Called for
+    every task that succeeds (issue 14): positional arguments, and a task without
+    outlets or alias emissions (most) returns after reading its spec.
     """
     st = sim.state
     dag = st.dags[run.dag_id]
     tasks = dag.spec.tasks
-    spec = (
-        tasks[task_index]
-        if task_index is not None
-        and task_index < len(tasks)
-        and tasks[task_index].task_id == task.task_id
-        else next((t for t in tasks if t.task_id == task.task_id), None)
-    )
+    spec = tasks[task_index] if task_index is not None and task_index < len(tasks) else None
+    if spec is None or spec.task_id != task.task_id:
+        spec = next((t for t in tasks if t.task_id == task.task_id), None)
     if spec is None:  # the file deployed since has no such task: nothing to emit (DEP-1)
         return
     emissions = alias_events if alias_events is not None else spec.alias_events
@@ -405,6 +402,11 @@ def consumed_events(
 ) -> list[AssetEvent]:
     """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
     store = sim.state.assets
+    if len(dag.direct_assets) == 1 and not dag.schedule_aliases:
+        # One asset's events, as the store keeps them: appended as recorded, so already
+        # in (timestamp, id) order and without duplicates (the usual consumer).
+        (key,) = dag.direct_assets
+        return store.between(key, floor, upto)
     chosen: dict[int, AssetEvent] = {}
     for key in dag.direct_assets:
         for event in store.between(key, floor, upto):

@@ -176,6 +176,10 @@ class ZonedCron:
             # (_grow_run starts the run again at the question: position 0.)
             self._run_pos = pos = self._run_pos + 1
             return self._run[pos]
+        if pos and current is run[pos - 1]:
+            # The tick before, asked again: a timetable asks next(reference end) after
+            # the memo asked next(answer) (dagschedule.stable_until), which moved on.
+            return run[pos]
         memo = self._next_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
@@ -194,6 +198,8 @@ class ZonedCron:
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return self._run[pos - 1]
+        if pos > 1 and current is self._run[pos - 1] and self._run_prev[pos - 1]:
+            return self._run[pos - 2]  # the tick before, asked again (see next)
         second = _whole_utc_second(current)
         found = None if second is None else self._fast.prev_second(second)
         if found is None:
@@ -215,6 +221,8 @@ class ZonedCron:
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return current  # prev is the run's tick before, whose next is this one
+        if pos > 1 and current is self._run[pos - 1] and self._run_prev[pos - 1]:
+            return current  # the tick before, asked again (see next)
         memo = self._align_prev_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]

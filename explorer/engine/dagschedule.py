@@ -27,7 +27,7 @@ from explorer.engine.timetables import (
     DeltaTriggerTimetable,
     MultipleCronTriggerTimetable,
 )
-from explorer.engine.types import ReferenceRun
+from explorer.engine.types import ReferenceRun, TimeRestriction
 
 if TYPE_CHECKING:
     from explorer.engine.host import Host
@@ -48,10 +48,20 @@ __all__ = [
 
 
 def reschedule(sim: Host, dag: DagState) -> None:
-    """Record when ``dag`` next needs a loop; older heap entries become stale."""
-    _leave_waiting(sim, dag)  # its waiting entry, if any, is stale now
-    dag.due_version += 1
+    """Record when ``dag`` next needs a loop; older heap entries become stale.
+
+    A DAG whose live due entry already says the same instant keeps it: the entry
+    would be pushed again at the same place of the heap (instant, DAG order), and
+    the old one left stale for a later pop (a run's creation, its end and every
+    parse in between reschedule a DAG, most of them to the instant it had).
+    """
     due = due_at(sim, dag)
+    if dag.dag_id in sim.state.waiting_ids:
+        _leave_waiting(sim, dag)  # its waiting entry is stale now
+    elif due is not None and due == dag.due_entry:
+        return
+    dag.due_version += 1
+    dag.due_entry = due
     if due is not None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
 
@@ -69,6 +79,9 @@ def collect_due(sim: Host, now: datetime) -> None:
     """
     st = sim.state
     p = sim.parses.at_or_before(now)
+    due = st.due
+    if p == st.waiting_parse and (not due or due[0][0] > now):
+        return  # no parse since and nothing due: most loops
     popped: list[tuple[datetime, int, DagState]] = []
     if p != st.waiting_parse:  # a parse since: the waiting DAGs it may change are looked at
         for dag in _recheck(sim, p):
@@ -79,6 +92,7 @@ def collect_due(sim: Host, now: datetime) -> None:
         at, order, version, dag_id = heapq.heappop(st.due)
         dag = st.dags[dag_id]
         if dag.due_version == version:
+            dag.due_entry = None  # its live entry is out of the heap
             popped.append((at, order, dag))
     popped.sort(key=lambda e: (e[0], e[1]))  # the due heap's order
     for _, _, dag in popped:
@@ -147,9 +161,8 @@ def _parse_holds_until(sim: Host, dag: DagState, p: datetime | None) -> datetime
     except DagError:
         return volatile  # each parse warns again
     memo = dag.next_run_memo
-    latest = dag.latest_automated
-    reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
-    if memo is None or memo[0] != reference:
+    reference = _reference(dag)
+    if memo is None or (memo[0] is not reference and memo[0] != reference):
         return volatile  # the timetable is asked again at each parse
     if parse_flag(dag, exceeds(sim, dag)) != dag.exceeds_max_active_runs:
         return volatile
@@ -180,6 +193,10 @@ def take_due(
     the asset-ready DAGs left over; and how many DAGs there were in all. ``skip``: DAGs
     that got a partition run this loop (SCH-1) get nothing else."""
     st = sim.state
+    if not st.waiting_ids and not asset_ready:  # nothing waits: most loops
+        if st.waiting:
+            _drop_stale_waiting(sim)
+        return [], [], 0
     ready = [d for d in asset_ready if d.dag_id not in skip]
     # Counted without copying the waiting set (thousands under a backlog, issue 14).
     count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
@@ -216,7 +233,17 @@ def take_due(
             _leave_waiting(sim, other)  # if also due, its waiting entry goes too
             taken.append(other)
     left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
+    if not st.waiting_ids:
+        _drop_stale_waiting(sim)
     return taken, left, count
+
+
+def _drop_stale_waiting(sim: Host) -> None:
+    """No DAG waits: every entry of the waiting heaps is stale (an entry is current only
+    while its DAG waits, and a DAG that waits again gets a new version, :func:`_wait`),
+    so they are dropped at once, not popped one by one by later loops and parses."""
+    sim.state.waiting.clear()
+    sim.state.waiting_recheck.clear()
 
 
 def _order_key(dag: DagState, now: datetime) -> tuple[bool, datetime, int]:
@@ -228,6 +255,7 @@ def _wait(sim: Host, dag: DagState) -> None:
     """``dag`` is due and parsed: it waits among ``SimState.waiting`` for its turn."""
     st = sim.state
     dag.due_version += 1
+    dag.due_entry = None  # a waiting DAG has no live entry in the due heap
     info = dag.next_run
     assert info is not None
     heapq.heappush(st.waiting, (info.run_after, dag.order, dag.due_version, dag.dag_id))
@@ -294,11 +322,32 @@ def parse(sim: Host, dag: DagState, at: datetime) -> None:
     """A parse recomputes the next-run cache from TT-3's reference and refreshes the flag."""
     dag.parsed_at = at
     deployment.reparse(sim, dag)  # the file as it is now, under today's options (DEP-7)
-    latest = dag.latest_automated
-    reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
-    compute_next_run(sim, dag, reference, at)
+    compute_next_run(sim, dag, _reference(dag), at)
     dag.exceeds_max_active_runs = parse_flag(dag, exceeds(sim, dag))
     reschedule(sim, dag)
+
+
+def _reference(dag: DagState) -> ReferenceRun | None:
+    """TT-3's reference at a parse: the latest scheduled or backfill run.
+
+    The memo's own reference object when it is that run's (the run was created
+    from the answer the memo holds: ``ReferenceRun.of`` shares the answer's
+    interval and run_after), so the memo's check is one identity test instead of
+    a new object and a field-by-field comparison at every parse.
+    """
+    latest = dag.latest_automated
+    if latest is None:
+        return None
+    memo = dag.next_run_memo
+    if memo is not None:
+        kept = memo[0]
+        if (
+            kept is not None
+            and kept.data_interval is latest.data_interval
+            and kept.run_after is latest.run_after
+        ):
+            return kept  # type: ignore[no-any-return]
+    return ReferenceRun(latest.data_interval, latest.run_after)
 
 
 def compute_next_run(
@@ -309,17 +358,18 @@ def compute_next_run(
         memo is not None
         and memo[1] <= now
         and (memo[2] is None or now < memo[2])
-        and memo[0] == reference
+        and (memo[0] is reference or memo[0] == reference)
     ):
         return  # the timetable would answer the same (see stable_until)
     previous = dag.next_run
     dag.next_run_memo = None
     try:
+        restriction = dag.spec.restriction  # a new TimeRestriction at each read
         dag.next_run = dag.spec.timetable.next_dagrun_info(
-            last=reference, restriction=dag.spec.restriction, now=now
+            last=reference, restriction=restriction, now=now
         )
         dag.next_run_error = None
-        dag.next_run_memo = stable_until(dag, reference, now)
+        dag.next_run_memo = stable_until(dag, reference, now, restriction)
     except EngineError as exc:
         # Airflow logs the exception and the DAG has no next run (README 1.6).
         dag.next_run = None
@@ -332,7 +382,10 @@ def compute_next_run(
 
 
 def stable_until(
-    dag: DagState, reference: ReferenceRun | None, now: datetime
+    dag: DagState,
+    reference: ReferenceRun | None,
+    now: datetime,
+    restriction: TimeRestriction | None = None,
 ) -> tuple[Any, datetime, datetime | None] | None:
     """For which clocks the answer just computed holds, for the timetables where that
     is certain.
@@ -345,7 +398,8 @@ def stable_until(
     without start date (CronTriggerTimetable's run_immediately buffer, a delta
     trigger's "now")."""
     table = dag.spec.timetable
-    restriction = dag.spec.restriction
+    if restriction is None:
+        restriction = dag.spec.restriction
     if restriction.catchup:
         if type(table) not in CLOCK_FREE_WITH_CATCHUP:
             return None
@@ -358,7 +412,9 @@ def stable_until(
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
     # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
     answer = dag.next_run
-    horizon = now if answer is None else max(now, answer.run_after)
+    # The answer's own run_after object when it is not before now: the cron run hands
+    # out the tick after it without a search (cron.ZonedCron.next).
+    horizon = now if answer is None or answer.run_after < now else answer.run_after
     return (reference, now, table.next_changes_after(horizon))
 
 

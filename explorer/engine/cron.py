@@ -227,9 +227,33 @@ class ZonedCron:
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
         prv = self.prev(current)
-        aligned = current if self.next(prv) == current else prv
+        aligned = current if self._next_keeping_run(prv) == current else prv
         self._align_prev_memo = (current, aligned)
         return aligned
+
+    def _next_keeping_run(self, current: datetime) -> datetime:
+        """:meth:`next` without starting a run at its answer: align_prev's check of a
+        tick (``next(prev(t)) == t``) would otherwise throw away the run that ``t``
+        came from, and the timetable's ``next(t)`` right after would search again (a
+        data-interval timetable aligning the last interval's end, TT-4)."""
+        run = self._run
+        pos = self._run_pos
+        if current is run[pos] and pos + 1 < len(run):
+            return run[pos + 1]
+        if pos and current is run[pos - 1]:
+            return run[pos]
+        memo = self._next_memo
+        if memo is not None and _same_reading(memo[0], current):
+            return memo[1]
+        second = _whole_utc_second(current)
+        found_second = None if second is None else self._fast.next_second(second)
+        found = (
+            self.reference_next(current)
+            if found_second is None
+            else _from_second(found_second, UTC)
+        )
+        self._next_memo = (current, found)
+        return found
 
     # ------------------------------------------------------------------ the reference way
     def reference_next(self, current: datetime) -> datetime:

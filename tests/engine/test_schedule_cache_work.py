@@ -1,0 +1,252 @@
+"""The DAG schedule costs less per run and per parse (issue 14, scope 3), and says the same.
+
+Four savings, each counted here against the old behaviour, with identical records:
+
+- the due heap: a reschedule to the instant a DAG's live entry already has keeps that
+  entry (``DagState.due_entry``) instead of pushing a copy and leaving the old one
+  stale for a later pop (SCH-2's due DAGs are found in the same order: the heap
+  orders by instant then DAG order, and a DAG has one live entry);
+- the cron run: a timetable asks ``next(reference end)`` after the memo asked
+  ``next(answer)`` (``dagschedule.stable_until``, TT-4/TT-5/TT-16), so the tick before
+  the run's position is asked again; the run answers it instead of a search that
+  also threw the run away. A property test holds such chains equal to the reference
+  stepping (DST-1..DST-3);
+- a parse that finds TT-3's reference unchanged (SCH-4b) reuses the memo's reference
+  object instead of building one and comparing it field by field;
+- loops with nothing due and nothing waiting return at once, and the waiting heaps are
+  emptied when no DAG waits (every entry is stale then).
+"""
+
+from __future__ import annotations
+
+import heapq
+import types
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from explorer.engine import dagschedule
+from explorer.engine.cron import ZonedCron
+from explorer.engine.cronfast_zoned import ZonedSeconds
+from explorer.engine.dag import DagSpec, TaskSpec
+from explorer.engine.dagstate import DagState
+from explorer.engine.record import run_row
+from explorer.engine.simulation import SchedulerConfig, Simulation
+from explorer.engine.timetables import (
+    CronDataIntervalTimetable,
+    CronTriggerTimetable,
+    Timetable,
+    timetable_from_schedule,
+)
+from explorer.engine.types import ReferenceRun
+from explorer.engine.tz import get_zone
+from tests.engine.test_zoned_fast import (
+    SCHEDULES,
+    ZONES,
+    ReferenceCron,
+    differential,
+    instants,
+)
+
+START = datetime(2024, 3, 1, tzinfo=UTC)
+
+
+def _dags() -> list[DagSpec]:
+    """Cron triggers and data intervals in zones with DST, catchup on and off, some at
+    max_active_runs=1 with runs longer than their period (a backlog that waits)."""
+    schedules = ["*/10 * * * *", "0 * * * *", "15 */2 * * *", "*/30 * * * *", "5 4 * * *"]
+    zones = ["UTC", "Europe/London", "America/New_York"]
+    out = []
+    for i in range(24):
+        cron, zone = schedules[i % 5], zones[i % 3]
+        table: Timetable = (
+            CronTriggerTimetable(cron, timezone=zone)
+            if i % 2
+            else CronDataIntervalTimetable(cron, zone)
+        )
+        long_run = i % 4 == 0
+        out.append(
+            DagSpec(
+                dag_id=f"d{i:02d}",
+                timetable=table,
+                start_date=START - timedelta(hours=5),
+                catchup=i % 3 == 0,
+                max_active_runs=1 if long_run else 4,
+                tasks=(TaskSpec("t", duration=timedelta(minutes=50 if long_run else 7)),),
+            )
+        )
+    return out
+
+
+def _old_reschedule(sim: Any, dag: DagState) -> None:
+    """``reschedule`` before this change: always a new entry, the old one left stale."""
+    st = sim.state
+    if dag.dag_id in st.waiting_ids:
+        dagschedule._leave_waiting(sim, dag)
+    dag.due_version += 1
+    due = dagschedule.due_at(sim, dag)
+    if due is not None:
+        dagschedule.heapq.heappush(st.due, (due, dag.order, dag.due_version, dag.dag_id))
+
+
+def _simulate(*, old: bool) -> tuple[list[Any], Counter[str]]:
+    """The record's runs and the work: entries pushed to the due heap, stale entries
+    popped, next-tick searches of the cron stepping, references built at parses."""
+    work: Counter[str] = Counter()
+    with pytest.MonkeyPatch.context() as mp:
+        sims: list[Simulation] = []
+
+        def push(heap: list[Any], item: Any) -> None:
+            if sims and heap is sims[0].state.due:
+                work["due pushed"] += 1
+            heapq.heappush(heap, item)
+
+        def pop(heap: list[Any]) -> Any:
+            item = heapq.heappop(heap)
+            if sims and heap is sims[0].state.due:
+                work["due popped"] += 1
+            return item
+
+        mp.setattr(
+            dagschedule,
+            "heapq",
+            types.SimpleNamespace(heappush=push, heappop=pop, heapify=heapq.heapify),
+        )
+        real_search = ZonedSeconds.next_second
+
+        def search(self: ZonedSeconds, second: int) -> int | None:
+            work["cron searches"] += 1
+            return real_search(self, second)
+
+        mp.setattr(ZonedSeconds, "next_second", search)
+        real_reference = ReferenceRun.__init__
+
+        def built(self: ReferenceRun, *args: Any) -> None:
+            work["references built"] += 1
+            real_reference(self, *args)
+
+        mp.setattr(ReferenceRun, "__init__", built)
+        if old:
+            mp.setattr(dagschedule, "reschedule", _old_reschedule)
+        config = SchedulerConfig(
+            loop_interval=timedelta(seconds=5), parse_interval=timedelta(seconds=30)
+        )
+        sim = Simulation(_dags(), start=START, config=config, bulk=False)
+        sims.append(sim)
+        sim.advance_to(START + timedelta(days=2))
+        runs = [run_row(r) for r in sim.state.runs]
+        return runs, work
+
+
+def test_the_due_heap_keeps_live_entries_and_the_record_is_the_same() -> None:
+    runs, work = _simulate(old=False)
+    old_runs, old_work = _simulate(old=True)
+    assert runs == old_runs
+    assert len(runs) > 1500
+    # Each run's creation, its end and the parses in between rescheduled its DAG, most of
+    # them to the instant it had: now one entry where there were several.
+    assert work["due pushed"] * 3 < old_work["due pushed"] * 2, (work, old_work)
+    assert work["due popped"] * 3 < old_work["due popped"] * 2, (work, old_work)
+
+
+def test_the_cron_run_serves_the_chain_of_a_run_and_its_memo() -> None:
+    """Without the tick before in the run, most creations of a cron DAG searched (the
+    memo's next of the answer moved the run on, the timetable's next of the reference
+    and align_prev's check of it threw it away); now a search starts a run that hands
+    out the following ticks in batches. (Late creations with catchup=False still search
+    from the clock, TT-4 step 1.)"""
+    runs, work = _simulate(old=False)
+    assert work["cron searches"] * 3 < len(runs), (work, len(runs))
+
+
+def test_parses_reuse_the_reference_of_the_memo() -> None:
+    """SCH-4b: a parse with the reference of the memo builds none (the run was created
+    from the memo's answer, so the latest run holds the memo reference's very fields)."""
+    runs, work = _simulate(old=False)
+    assert work["references built"] * 10 < len(runs), (work, len(runs))
+
+
+def test_no_dag_waits_no_entry_waits() -> None:
+    """The waiting heaps hold nothing once no DAG waits (their entries were all stale)."""
+    config = SchedulerConfig(
+        loop_interval=timedelta(seconds=5), parse_interval=timedelta(seconds=30)
+    )
+    specs = [
+        DagSpec(
+            dag_id=f"w{i:02d}",
+            timetable=timetable_from_schedule("0 * * * *"),
+            start_date=START - timedelta(hours=3),
+            catchup=True,
+            tasks=(TaskSpec("t", duration=timedelta(minutes=3)),),
+        )
+        for i in range(40)  # 40 DAGs due at once: 10 a loop (SCH-2), the others wait
+    ]
+    sim = Simulation(specs, start=START, config=config, bulk=False)
+    sim.advance_to(START + timedelta(seconds=10))
+    assert sim.state.waiting_ids and sim.state.waiting
+    sim.advance_to(START + timedelta(minutes=30))
+    assert not sim.state.waiting_ids
+    assert sim.state.waiting == [] and sim.state.waiting_recheck == []
+    assert len(sim.state.runs) == 40 * 4  # the 3 hours missed and the one at the start
+
+
+# --------------------------------------------------------------------------- the cron run
+@differential(200)
+@given(
+    zone_name=st.sampled_from(ZONES),
+    expression=st.sampled_from(SCHEDULES),
+    again=st.lists(st.sampled_from(["next", "prev", "align_prev", "none"]), max_size=60),
+    data=st.data(),
+)
+def test_the_tick_before_asked_again_is_answered_as_the_reference(
+    zone_name: str, expression: str, again: list[str], data: st.DataObject
+) -> None:
+    """The scheduler's chain: next(tick) for the answer, next(answer) for the memo, then
+    at the next creation next(tick before) again, or prev / align_prev of it (a data
+    interval's start): every answer equals the reference stepping's."""
+    zone = get_zone(zone_name)
+    cron = ZonedCron(expression, zone)
+    reference = ReferenceCron(expression, zone)
+    before = cron.next(data.draw(instants(zone_name)).replace(microsecond=0))
+    current = cron.next(before)
+    for operation in again:
+        if operation != "none":
+            answer = getattr(cron, operation)(before)
+            assert answer == getattr(reference, operation)(before), (operation, before)
+        following = cron.next(current)  # the memo's question moves the run on
+        assert following == reference.next(current)
+        before, current = current, following
+
+
+def test_a_memo_of_a_chain_costs_one_search_per_batch() -> None:
+    """A cron trigger's creations as compute_next_run asks them (answer, then the memo's
+    next of it): a year of hourly ticks in London takes a few dozen searches."""
+    table = CronTriggerTimetable("0 * * * *", timezone="Europe/London")
+    dag = DagState(DagSpec("d", table, start_date=START, catchup=False), 0)
+    searches = Counter[str]()
+    real = ZonedSeconds.next_second
+
+    def search(self: ZonedSeconds, second: int) -> int | None:
+        searches["n"] += 1
+        return real(self, second)
+
+    class _Quiet:
+        def warn(self, text: str) -> None:
+            raise AssertionError(text)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ZonedSeconds, "next_second", search)
+        reference = None
+        now = START
+        for _ in range(24 * 365):
+            dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+            info = dag.next_run
+            assert info is not None and dag.next_run_memo is not None
+            reference = ReferenceRun.of(info)
+            now = info.run_after
+    assert now.year == 2025
+    assert searches["n"] < 400, searches

@@ -403,12 +403,16 @@ def stable_until(
     if restriction.catchup:
         if type(table) not in CLOCK_FREE_WITH_CATCHUP:
             return None
-    elif type(table) not in CLOCK_BY_CRON_PERIOD:
+    elif type(table) not in CLOCK_BY_CRON_PERIOD and type(table) not in CLOCK_BY_PICK:
         return None
     if reference is None and restriction.earliest is None:
         return None
     if restriction.catchup:
         return (reference, now, None)
+    if type(table) in CLOCK_BY_PICK:
+        # TT-9: each cron's answer by TT-5's rule, and the pick among them (holds_until).
+        assert isinstance(table, MultipleCronTriggerTimetable)
+        return (reference, now, table.holds_until(reference, restriction, now))
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
     # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
     answer = dag.next_run
@@ -425,6 +429,10 @@ def stable_until(
 CLOCK_BY_CRON_PERIOD: frozenset[type] = frozenset(
     {CronTriggerTimetable, CronDataIntervalTimetable, CronPartitionTimetable}
 )
+#: Timetables whose catchup=False answer is a pick among cron answers (TT-9): it holds
+#: while each cron's answer holds and no logical date still ahead is reached
+#: (``MultipleCronTriggerTimetable.holds_until``).
+CLOCK_BY_PICK: frozenset[type] = frozenset({MultipleCronTriggerTimetable})
 #: Timetables whose catchup=True answer, given a reference run or a start date, does not
 #: read the clock at all (delta steps are exact; TT-9's min over its crons is by logical
 #: date only under catchup).

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.engine import dagschedule
@@ -39,10 +39,11 @@ from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import (
     CronDataIntervalTimetable,
     CronTriggerTimetable,
+    MultipleCronTriggerTimetable,
     Timetable,
     timetable_from_schedule,
 )
-from explorer.engine.types import ReferenceRun
+from explorer.engine.types import ReferenceRun, TimeRestriction
 from explorer.engine.tz import get_zone
 from tests.engine.test_zoned_fast import (
     SCHEDULES,
@@ -250,3 +251,114 @@ def test_a_memo_of_a_chain_costs_one_search_per_batch() -> None:
             now = info.run_after
     assert now.year == 2025
     assert searches["n"] < 400, searches
+
+
+# --------------------------------------------------------------------------- TT-9's memo
+#: Clocks near the zones' 2024 transitions (US 10 Mar / 3 Nov, EU 31 Mar / 27 Oct, Lord
+#: Howe 7 Apr / 6 Oct): where a cron reading falls in a gap or is repeated (DST-3).
+_NEAR_TRANSITIONS = [
+    datetime(2024, 3, 8, tzinfo=UTC),
+    datetime(2024, 3, 29, tzinfo=UTC),
+    datetime(2024, 4, 5, tzinfo=UTC),
+    datetime(2024, 10, 4, tzinfo=UTC),
+    datetime(2024, 10, 25, tzinfo=UTC),
+    datetime(2024, 11, 1, tzinfo=UTC),
+]
+_CRONS = ("30 2 * * *", "0 * * * *", "15 */3 * * *", "45 1 * * *", "0 0 * * *", "*/20 * * * *")
+
+
+class _Quiet:
+    def warn(self, text: str) -> None:
+        pass
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_multiple_cron_memo_holds_where_it_says(data: st.DataObject) -> None:
+    """TT-9 with catchup=False: at every clock of the memo's stretch a fresh timetable
+    answers what was cached, across DST gaps and repeats (DST-3)."""
+    zone = data.draw(
+        st.sampled_from(["America/New_York", "Europe/London", "Australia/Lord_Howe", "UTC"])
+    )
+    crons = data.draw(st.lists(st.sampled_from(_CRONS), min_size=2, max_size=3, unique=True))
+    interval = timedelta(minutes=data.draw(st.sampled_from([0, 30, 90])))
+
+    def make() -> MultipleCronTriggerTimetable:
+        return MultipleCronTriggerTimetable(*crons, timezone=zone, interval=interval)
+
+    base = data.draw(st.sampled_from(_NEAR_TRANSITIONS))
+    earliest = data.draw(st.none() | st.just(base - timedelta(days=2)))
+    spec = DagSpec("d", make(), start_date=earliest, catchup=False)
+    dag = DagState(spec, 0)
+    now = base + timedelta(minutes=data.draw(st.integers(0, 4 * 24 * 60)))
+    reference: ReferenceRun | None = None
+    if earliest is None:  # a reference run: the memo needs one or a start date (TT-6)
+        seed = make().next_dagrun_info(
+            last=None, restriction=TimeRestriction(now, None, True), now=now
+        )
+        assert seed is not None
+        reference = ReferenceRun.of(seed)
+    for _ in range(data.draw(st.integers(0, 6))):  # runs created in a chain
+        dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+        if dag.next_run is None:
+            break
+        reference = ReferenceRun.of(dag.next_run)
+        now = max(now, dag.next_run.run_after) + timedelta(
+            seconds=data.draw(st.sampled_from([0, 1, 600, 5400]))
+        )
+    dag.next_run_memo = None
+    dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+    memo = dag.next_run_memo
+    assert memo is not None and memo[0] is reference and memo[1] == now
+    assert memo[2] is not None
+    if memo[2] <= now:
+        return  # no stretch: asked again at every parse
+    span = int((memo[2] - now).total_seconds() * 1_000_000) - 1
+    offsets = [0, span, span // 2, *data.draw(st.lists(st.integers(0, span), max_size=6))]
+    for offset in offsets:
+        clock = now + timedelta(microseconds=offset)
+        answer = make().next_dagrun_info(last=reference, restriction=spec.restriction, now=clock)
+        assert answer == dag.next_run, (clock, answer, dag.next_run)
+
+
+def test_multiple_cron_dags_are_asked_less_for_the_same_record() -> None:
+    """A parse of a catchup=False MultipleCronTriggerTimetable DAG (SCH-4b) asked all its
+    crons again; within the memo's stretch it asks none."""
+
+    def simulate(memo: bool) -> tuple[list[Any], int]:
+        asked = Counter[str]()
+        with pytest.MonkeyPatch.context() as mp:
+            real = MultipleCronTriggerTimetable.next_dagrun_info
+
+            def counting(self: Any, **k: Any) -> Any:
+                asked["n"] += 1
+                return real(self, **k)
+
+            mp.setattr(MultipleCronTriggerTimetable, "next_dagrun_info", counting)
+            if not memo:
+                mp.setattr(dagschedule, "CLOCK_BY_PICK", frozenset())
+            specs = [
+                DagSpec(
+                    dag_id=f"m{i}",
+                    timetable=MultipleCronTriggerTimetable(
+                        "*/20 * * * *", f"{i} */2 * * *", timezone=("UTC", "Europe/London")[i % 2]
+                    ),
+                    start_date=START - timedelta(days=1),
+                    catchup=False,
+                    max_active_runs=1 if i % 3 == 0 else 8,
+                    tasks=(TaskSpec("t", duration=timedelta(minutes=5 + 9 * (i % 4))),),
+                )
+                for i in range(12)
+            ]
+            config = SchedulerConfig(
+                loop_interval=timedelta(seconds=5), parse_interval=timedelta(seconds=30)
+            )
+            sim = Simulation(specs, start=START, config=config, bulk=False)
+            sim.advance_to(START + timedelta(days=1))
+            return [run_row(r) for r in sim.state.runs], asked["n"]
+
+    rows, asked = simulate(True)
+    old_rows, old_asked = simulate(False)
+    assert rows == old_rows
+    assert len(rows) > 500
+    assert asked * 5 < old_asked * 4, (asked, old_asked)  # the creations still ask

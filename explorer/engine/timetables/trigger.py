@@ -6,7 +6,7 @@ TT-5, TT-6, TT-8, TT-9 and TT-16.
 from __future__ import annotations
 
 from abc import abstractmethod
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from explorer.engine.timetables._cronbase import CronBased
 from explorer.engine.timetables.base import Timetable, TimetableError
@@ -21,6 +21,8 @@ from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRe
 from explorer.engine.tz import make_aware
 
 RunImmediately = bool | timedelta
+
+_ONE_US = timedelta(microseconds=1)
 
 
 class _TriggerTimetable(Timetable):
@@ -173,6 +175,9 @@ class MultipleCronTriggerTimetable(Timetable):
             for c in crons
         ]
         self.timezone_name = timezone
+        # The arguments and sub-answers of the latest next_dagrun_info, read back by
+        # holds_until for the same question (the next-run memo asks right after).
+        self._last: tuple[object, object, datetime, list[DagRunInfo | None]] | None = None
 
     @property
     def summary(self) -> str:
@@ -188,6 +193,7 @@ class MultipleCronTriggerTimetable(Timetable):
         infos = [
             t.next_dagrun_info(last=last, restriction=restriction, now=now) for t in self.timetables
         ]
+        self._last = (last, restriction, now, infos)
         stamp = now.timestamp()
 
         def key(info: DagRunInfo | None) -> float:
@@ -200,12 +206,61 @@ class MultipleCronTriggerTimetable(Timetable):
 
         return min(infos, key=key)  # first of equals wins, as Python's min
 
+    def holds_until(
+        self, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> datetime:
+        """With catchup=False and a reference run or a start date: the clock until which
+        ``next_dagrun_info(last, restriction, now)`` gives the same answer.
+
+        Each cron's own answer holds until the clock passes the tick after it (TT-5:
+        ``align_prev(now)`` is a candidate, as for one CronTriggerTimetable), and TT-9's
+        pick among them changes only when the clock reaches a logical date still ahead
+        (past ones are ranked latest first, future ones earliest first). The end is
+        set a microsecond before that date: the pick compares float timestamps, which
+        keep apart instants two microseconds apart.
+        """
+        kept = self._last
+        if kept is not None and kept[0] is last and kept[1] is restriction and kept[2] is now:
+            infos = kept[3]
+        else:
+            infos = [
+                t.next_dagrun_info(last=last, restriction=restriction, now=now)
+                for t in self.timetables
+            ]
+        ends: list[datetime] = []
+        for table, info in zip(self.timetables, infos, strict=True):
+            tick = table.cron.next(now if info is None or info.run_after < now else info.run_after)
+            ends.append(_before_shift(tick, table.zone))
+            logical = None if info is None else info.logical_date
+            if logical is not None and logical > now:
+                ends.append(logical - _ONE_US)
+        return min(ends)
+
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
         intervals = [t.infer_manual_data_interval(run_after=run_after) for t in self.timetables]
         return min(intervals, key=lambda i: i.start)
 
     def next_changes_after(self, now: datetime) -> datetime | None:
         return min(t.cron.next(now) for t in self.timetables)
+
+
+#: More than any DST shift of the tz database (Antarctica/Troll's 2 h).
+_SHIFT_BOUND = timedelta(hours=3)
+
+
+def _before_shift(tick: datetime, zone: tzinfo) -> datetime:
+    """``tick``, or 3 h before it when the zone's offset changes in those 3 h.
+
+    Near a transition ``align_prev(now)`` can be *after* now (DST-3: a reading in the
+    gap is shifted forward, a repeated one resolves to the later instant), so the
+    latest-tick candidate may move before the clock reaches ``tick``; the stretch then
+    ends before any such window (the answer is asked again, as without a memo).
+    """
+    if zone is UTC:
+        return tick
+    if (tick - _SHIFT_BOUND).astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():
+        return tick
+    return tick - _SHIFT_BOUND
 
 
 class CronPartitionTimetable(CronTriggerTimetable):

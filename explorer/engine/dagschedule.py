@@ -27,7 +27,9 @@ from explorer.engine.timetables import (
     DeltaTriggerTimetable,
     MultipleCronTriggerTimetable,
 )
-from explorer.engine.types import ReferenceRun, TimeRestriction
+from explorer.engine.timetables.interval import has_calendar_units
+from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
+from explorer.engine.tz import ONE_US
 
 if TYPE_CHECKING:
     from explorer.engine.host import Host
@@ -394,16 +396,21 @@ def stable_until(
     date the answer never reads the clock (TT-4 step 2, TT-5's first branch, TT-7,
     TT-8, TT-9's earliest logical date, TT-16 continuing from run_after), so it holds
     for ever. catchup=False (:data:`CLOCK_BY_CRON_PERIOD`): the cron timetables read
-    the clock only through the cron period holding it. Neither holds for a first run
-    without start date (CronTriggerTimetable's run_immediately buffer, a delta
-    trigger's "now")."""
+    the clock only through the cron period holding it; TT-9's pick among crons
+    (:data:`CLOCK_BY_PICK`) and the delta timetables (:data:`CLOCK_BY_DELTA`) have
+    their own stretches. None holds for a first run without start date
+    (CronTriggerTimetable's run_immediately buffer, a delta trigger's "now")."""
     table = dag.spec.timetable
     if restriction is None:
         restriction = dag.spec.restriction
     if restriction.catchup:
         if type(table) not in CLOCK_FREE_WITH_CATCHUP:
             return None
-    elif type(table) not in CLOCK_BY_CRON_PERIOD and type(table) not in CLOCK_BY_PICK:
+    elif (
+        type(table) not in CLOCK_BY_CRON_PERIOD
+        and type(table) not in CLOCK_BY_PICK
+        and type(table) not in CLOCK_BY_DELTA
+    ):
         return None
     if reference is None and restriction.earliest is None:
         return None
@@ -413,6 +420,8 @@ def stable_until(
         # TT-9: each cron's answer by TT-5's rule, and the pick among them (holds_until).
         assert isinstance(table, MultipleCronTriggerTimetable)
         return (reference, now, table.holds_until(reference, restriction, now))
+    if type(table) in CLOCK_BY_DELTA:
+        return _delta_stable_until(table, dag.next_run, reference, now)
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
     # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
     answer = dag.next_run
@@ -433,6 +442,39 @@ CLOCK_BY_CRON_PERIOD: frozenset[type] = frozenset(
 #: while each cron's answer holds and no logical date still ahead is reached
 #: (``MultipleCronTriggerTimetable.holds_until``).
 CLOCK_BY_PICK: frozenset[type] = frozenset({MultipleCronTriggerTimetable})
+#: Delta timetables whose catchup=False answer holds for a stretch of clock
+#: (:func:`_delta_stable_until`).
+CLOCK_BY_DELTA: frozenset[type] = frozenset({DeltaDataIntervalTimetable, DeltaTriggerTimetable})
+
+
+def _delta_stable_until(
+    table: Any, answer: DagRunInfo | None, reference: ReferenceRun | None, now: datetime
+) -> tuple[Any, datetime, datetime | None] | None:
+    """catchup=False, with a reference run or a start date.
+
+    DeltaTriggerTimetable (TT-8): the tick is ``max(now, X)`` with X the reference's
+    next tick and the start date, both fixed (``align_prev(now)`` is ``now`` for a
+    delta), so the answer holds while the clock is not past it. An answer None (past
+    the end date) stays None as the tick only grows, but is asked again all the same.
+    DeltaDataIntervalTimetable (TT-7): the start is ``max(reference end, start date,
+    epoch floor of now - delta)``: it moves only when the clock reaches the epoch
+    multiple after the answer's run_after (``next_changes_after``, the same float
+    floor as ``_skip_to_latest``), as a cron data interval's does at its next tick.
+    Calendar deltas (months, years) floor from the start date instead: not memoised.
+    """
+    if answer is None:
+        return None
+    if isinstance(table, DeltaTriggerTimetable):
+        if answer.run_after < now:
+            return None
+        return (reference, now, answer.run_after + ONE_US)
+    assert isinstance(table, DeltaDataIntervalTimetable)
+    if has_calendar_units(table.delta):
+        return None
+    horizon = now if answer.run_after < now else answer.run_after
+    return (reference, now, table.next_changes_after(horizon))
+
+
 #: Timetables whose catchup=True answer, given a reference run or a start date, does not
 #: read the clock at all (delta steps are exact; TT-9's min over its crons is by logical
 #: date only under catchup).

@@ -244,8 +244,8 @@ def test_fewer_timetable_answers_same_record() -> None:
     old_rows, old_asked = _simulate(OLD_MEMO)
     assert new_rows == old_rows
     assert len(new_rows) > 300
-    # The newly memoised kinds are asked less (a catchup=False delta DAG reads the clock
-    # at every parse still); the cron data-interval kind as often as before.
+    # The newly memoised kinds are asked less; the cron data-interval kind as often as
+    # before.
     assert new_asked["CronPartitionTimetable"] < old_asked["CronPartitionTimetable"] / 2
     for kind in (
         "DeltaTriggerTimetable",

@@ -39,6 +39,8 @@ from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import (
     CronDataIntervalTimetable,
     CronTriggerTimetable,
+    DeltaDataIntervalTimetable,
+    DeltaTriggerTimetable,
     MultipleCronTriggerTimetable,
     Timetable,
     timetable_from_schedule,
@@ -362,3 +364,51 @@ def test_multiple_cron_dags_are_asked_less_for_the_same_record() -> None:
     assert rows == old_rows
     assert len(rows) > 500
     assert asked * 5 < old_asked * 4, (asked, old_asked)  # the creations still ask
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_delta_memo_holds_where_it_says(data: st.DataObject) -> None:
+    """TT-7 / TT-8 with catchup=False: at every clock of the memo's stretch (microsecond
+    clocks included, the stretch's last one always) a fresh timetable answers the same."""
+    minutes = data.draw(st.sampled_from([1, 7, 30, 45, 60, 90, 400, 1440]))
+    trigger = data.draw(st.booleans())
+    interval = timedelta(minutes=data.draw(st.sampled_from([0, 30])))
+
+    def make() -> DeltaTriggerTimetable | DeltaDataIntervalTimetable:
+        if trigger:
+            return DeltaTriggerTimetable(timedelta(minutes=minutes), interval=interval)
+        return DeltaDataIntervalTimetable(timedelta(minutes=minutes))
+
+    earliest = data.draw(st.none() | st.just(START - timedelta(hours=5, seconds=17)))
+    end = data.draw(st.none() | st.just(START + timedelta(days=2)))
+    spec = DagSpec("d", make(), start_date=earliest, end_date=end, catchup=False)
+    dag = DagState(spec, 0)
+    now = START + timedelta(microseconds=data.draw(st.integers(0, 3 * 86400 * 10**6)))
+    reference: ReferenceRun | None = None
+    if earliest is None:
+        seed = make().next_dagrun_info(
+            last=None, restriction=TimeRestriction(now, None, True), now=now
+        )
+        assert seed is not None
+        reference = ReferenceRun.of(seed)
+    for _ in range(data.draw(st.integers(0, 5))):
+        dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+        if dag.next_run is None:
+            break
+        reference = ReferenceRun.of(dag.next_run)
+        lag = data.draw(st.sampled_from([0, 1, 59, 3600, 86400]))
+        now = max(now, dag.next_run.run_after) + timedelta(seconds=lag)
+    dag.next_run_memo = None
+    dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+    memo = dag.next_run_memo
+    if memo is None:
+        assert dag.next_run is None
+        return
+    assert memo[0] is reference and memo[1] == now and memo[2] is not None
+    span = int((memo[2] - now).total_seconds() * 1_000_000) - 1
+    offsets = [0, span, *data.draw(st.lists(st.integers(0, max(span, 0)), max_size=6))]
+    for offset in offsets:
+        clock = now + timedelta(microseconds=offset)
+        answer = make().next_dagrun_info(last=reference, restriction=spec.restriction, now=clock)
+        assert answer == dag.next_run, (clock, answer, dag.next_run)

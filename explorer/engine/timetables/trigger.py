@@ -231,9 +231,15 @@ class MultipleCronTriggerTimetable(Timetable):
         for table, info in zip(self.timetables, infos, strict=True):
             tick = table.cron.next(now if info is None or info.run_after < now else info.run_after)
             ends.append(_before_shift(tick, table.zone))
-            logical = None if info is None else info.logical_date
-            if logical is not None and logical > now:
-                ends.append(logical - _ONE_US)
+        dates = [info.logical_date for info in infos if info is not None]
+        ahead = [d for d in dates if d is not None and d > now]
+        if ahead and len(ahead) == len(dates):
+            # All ahead: the pick is the earliest, and it stays the pick when the clock
+            # reaches it (the only one past then, with any equal to it); the next one
+            # reached would overtake it.
+            first = min(ahead)
+            ahead = [d for d in ahead if d != first]
+        ends.extend(d - _ONE_US for d in ahead)
         return min(ends)
 
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:

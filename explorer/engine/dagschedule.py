@@ -57,6 +57,8 @@ def reschedule(sim: Host, dag: DagState) -> None:
     the old one left stale for a later pop (a run's creation, its end and every
     parse in between reschedule a DAG, most of them to the instant it had).
     """
+    if dag.due_entry is _COLLECTING:
+        return  # collect_due files it itself once its parse is applied
     due = due_at(sim, dag)
     if dag.dag_id in sim.state.waiting_ids:
         _leave_waiting(sim, dag)  # its waiting entry is stale now
@@ -98,7 +100,10 @@ def collect_due(sim: Host, now: datetime) -> None:
             popped.append((at, order, dag))
     popped.sort(key=lambda e: (e[0], e[1]))  # the due heap's order
     for _, _, dag in popped:
+        # The parse's own reschedule would push an entry that _wait makes stale at once.
+        dag.due_entry = _COLLECTING
         sync_parse(sim, dag, now)
+        dag.due_entry = None
         at = due_at(sim, dag)
         if at is not None and at <= now and dag.next_run is not None:
             _wait(sim, dag)
@@ -269,6 +274,9 @@ def _wait(sim: Host, dag: DagState) -> None:
         heapq.heappush(st.waiting_recheck, (until, dag.order, dag.due_version, dag.dag_id))
 
 
+#: ``DagState.due_entry`` while collect_due applies a DAG's parse (compared by identity;
+#: no due instant equals it): the DAG is filed by collect_due right after.
+_COLLECTING = datetime.max.replace(tzinfo=UTC)
 #: An instant before any parse: an entry filed under it is looked at by the next parse.
 _ALWAYS = datetime.min.replace(tzinfo=UTC)
 

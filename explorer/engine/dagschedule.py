@@ -2,8 +2,8 @@
 next needs a loop (SCH-2).
 
 Part of the simulation (adr/0011-engine-parts.md). Owns, per DAG, ``parsed_at``,
-``next_run`` and its memo, ``stalled_on``/``wake_at``, ``exceeds_max_active_runs``
-and ``due_version``, and the ``due`` heap of ``SimState``. Parses are applied
+``next_run`` and its memo, ``stalled_on``/``wake_at``, ``exceeds_max_active_runs``,
+``due_version`` and ``due_entry``, and the ``due`` heap of ``SimState``. Parses are applied
 lazily (adr/0003): :func:`sync_parse` applies the latest one at or before the
 instant a DAG is touched.
 """

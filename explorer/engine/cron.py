@@ -19,7 +19,7 @@ questions are answered on epoch seconds (:mod:`explorer.engine.cronfast_zoned`,
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from itertools import repeat
 
@@ -47,6 +47,8 @@ _from_second = datetime.fromtimestamp
 _NO_TICK = datetime(1, 1, 1, tzinfo=UTC)
 #: The most ticks a run computes ahead (a few KB per cron at most).
 _MAX_BATCH = 32
+#: More than any DST shift of the tz database (ZonedCron.before_shifts).
+_SHIFT_BOUND = timedelta(hours=3)
 
 
 class CronError(ScheduleError):
@@ -254,6 +256,23 @@ class ZonedCron:
         )
         self._next_memo = (current, found)
         return found
+
+    def before_shifts(self, tick: datetime) -> datetime:
+        """``tick``, or 3 h before it when the zone's offset changes in those 3 h.
+
+        Near a transition ``align_prev(now)`` can be *after* now (DST-3: a reading in
+        the gap is shifted forward, a repeated one resolves to the later instant), so
+        an answer holding "until the next tick" (the next-run memo, SCH-4b) may
+        change before the clock reaches the tick; ending 3 h early (more than any
+        DST shift of the tz database, Antarctica/Troll's 2 h) leaves such windows out.
+        """
+        zone = self.zone
+        if zone is UTC:
+            return tick
+        earlier = tick - _SHIFT_BOUND
+        if earlier.astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():
+            return tick
+        return earlier
 
     # ------------------------------------------------------------------ the reference way
     def reference_next(self, current: datetime) -> datetime:

@@ -431,12 +431,15 @@ def stable_until(
     if type(table) in CLOCK_BY_DELTA:
         return _delta_stable_until(table, dag.next_run, reference, now)
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
-    # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
+    # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then;
+    # ended early near a DST transition (DST-3, ZonedCron.before_shifts).
     answer = dag.next_run
     # The answer's own run_after object when it is not before now: the cron run hands
     # out the tick after it without a search (cron.ZonedCron.next).
     horizon = now if answer is None or answer.run_after < now else answer.run_after
-    return (reference, now, table.next_changes_after(horizon))
+    assert isinstance(table, CronTriggerTimetable | CronDataIntervalTimetable)
+    tick = table.next_changes_after(horizon)
+    return (reference, now, None if tick is None else table.cron.before_shifts(tick))
 
 
 #: Timetables whose catchup=False answer changes only when the clock passes a cron tick:

@@ -46,7 +46,7 @@ from explorer.engine.timetables import (
     Timetable,
     timetable_from_schedule,
 )
-from explorer.engine.types import ReferenceRun, TimeRestriction
+from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
 from explorer.engine.tz import get_zone
 from tests.engine.test_zoned_fast import (
     SCHEDULES,
@@ -416,3 +416,52 @@ def test_the_delta_memo_holds_where_it_says(data: st.DataObject) -> None:
         clock = now + timedelta(microseconds=offset)
         answer = make().next_dagrun_info(last=reference, restriction=spec.restriction, now=clock)
         assert answer == dag.next_run, (clock, answer, dag.next_run)
+
+
+@pytest.mark.parametrize(
+    ("cron", "zone", "reference_end"),
+    [
+        # 02:30 does not exist on 10 March in New York: the tick is shifted to 03:30 EDT
+        # (07:30Z), and from 03:00 EDT (07:00Z) align_prev(now) is that tick, after now.
+        ("30 2 * * *", "America/New_York", datetime(2024, 3, 8, 7, 30, tzinfo=UTC)),
+        # 01:30 is read twice on 3 November: the tick is the later one (06:30Z), and from
+        # the first 01:30 (05:30Z) align_prev(now) is it, after now.
+        ("30 1 * * *", "America/New_York", datetime(2024, 11, 1, 5, 30, tzinfo=UTC)),
+        # Lord Howe moves by 30 min: 02:15 does not exist on 6 October.
+        ("15 2 * * *", "Australia/Lord_Howe", datetime(2024, 10, 4, 15, 15, tzinfo=UTC)),
+    ],
+)
+def test_the_cron_memo_ends_before_a_transition(
+    cron: str, zone: str, reference_end: datetime
+) -> None:
+    """DST-3 near a transition: the latest-tick candidate can be ahead of the clock, so
+    a catchup=False answer may change before the clock reaches the tick after it. At
+    every clock of the memo's stretch a fresh timetable answers what was cached."""
+    spec = DagSpec(
+        "d",
+        CronTriggerTimetable(cron, timezone=zone, interval=timedelta(minutes=30)),
+        catchup=False,
+    )
+    dag = DagState(spec, 0)
+    reference = ReferenceRun.of(
+        DagRunInfo.interval(reference_end - timedelta(minutes=30), reference_end)
+    )
+    now = reference_end
+    for _ in range(3):  # runs created on time, each at its tick (SCH-3)
+        dagschedule.compute_next_run(_Quiet(), dag, reference, now)  # type: ignore[arg-type]
+        memo = dag.next_run_memo
+        assert memo is not None and memo[2] is not None and dag.next_run is not None
+        clock = now
+        while clock < memo[2]:
+            fresh = CronTriggerTimetable(cron, timezone=zone, interval=timedelta(minutes=30))
+            answer = fresh.next_dagrun_info(last=reference, restriction=spec.restriction, now=clock)
+            assert answer == dag.next_run, (clock, answer, dag.next_run)
+            clock = min(clock + timedelta(minutes=5), memo[2] - timedelta(microseconds=1))
+            if clock == memo[2] - timedelta(microseconds=1):
+                answer = fresh.next_dagrun_info(
+                    last=reference, restriction=spec.restriction, now=clock
+                )
+                assert answer == dag.next_run, (clock, answer, dag.next_run)
+                break
+        reference = ReferenceRun.of(dag.next_run)
+        now = dag.next_run.run_after

@@ -6,7 +6,7 @@ TT-5, TT-6, TT-8, TT-9 and TT-16.
 from __future__ import annotations
 
 from abc import abstractmethod
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta
 
 from explorer.engine.timetables._cronbase import CronBased
 from explorer.engine.timetables.base import Timetable, TimetableError
@@ -230,7 +230,7 @@ class MultipleCronTriggerTimetable(Timetable):
         ends: list[datetime] = []
         for table, info in zip(self.timetables, infos, strict=True):
             tick = table.cron.next(now if info is None or info.run_after < now else info.run_after)
-            ends.append(_before_shift(tick, table.zone))
+            ends.append(table.cron.before_shifts(tick))
         dates = [info.logical_date for info in infos if info is not None]
         ahead = [d for d in dates if d is not None and d > now]
         if ahead and len(ahead) == len(dates):
@@ -248,25 +248,6 @@ class MultipleCronTriggerTimetable(Timetable):
 
     def next_changes_after(self, now: datetime) -> datetime | None:
         return min(t.cron.next(now) for t in self.timetables)
-
-
-#: More than any DST shift of the tz database (Antarctica/Troll's 2 h).
-_SHIFT_BOUND = timedelta(hours=3)
-
-
-def _before_shift(tick: datetime, zone: tzinfo) -> datetime:
-    """``tick``, or 3 h before it when the zone's offset changes in those 3 h.
-
-    Near a transition ``align_prev(now)`` can be *after* now (DST-3: a reading in the
-    gap is shifted forward, a repeated one resolves to the later instant), so the
-    latest-tick candidate may move before the clock reaches ``tick``; the stretch then
-    ends before any such window (the answer is asked again, as without a memo).
-    """
-    if zone is UTC:
-        return tick
-    if (tick - _SHIFT_BOUND).astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():
-        return tick
-    return tick - _SHIFT_BOUND
 
 
 class CronPartitionTimetable(CronTriggerTimetable):

@@ -19,7 +19,7 @@ questions are answered on epoch seconds (:mod:`explorer.engine.cronfast_zoned`,
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 from itertools import repeat
 
@@ -47,6 +47,8 @@ _from_second = datetime.fromtimestamp
 _NO_TICK = datetime(1, 1, 1, tzinfo=UTC)
 #: The most ticks a run computes ahead (a few KB per cron at most).
 _MAX_BATCH = 32
+#: More than any DST shift of the tz database (ZonedCron.before_shifts).
+_SHIFT_BOUND = timedelta(hours=3)
 
 
 class CronError(ScheduleError):
@@ -176,6 +178,10 @@ class ZonedCron:
             # (_grow_run starts the run again at the question: position 0.)
             self._run_pos = pos = self._run_pos + 1
             return self._run[pos]
+        if pos and current is run[pos - 1]:
+            # The tick before, asked again: a timetable asks next(reference end) after
+            # the memo asked next(answer) (dagschedule.stable_until), which moved on.
+            return run[pos]
         memo = self._next_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
@@ -194,6 +200,8 @@ class ZonedCron:
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return self._run[pos - 1]
+        if pos > 1 and current is self._run[pos - 1] and self._run_prev[pos - 1]:
+            return self._run[pos - 2]  # the tick before, asked again (see next)
         second = _whole_utc_second(current)
         found = None if second is None else self._fast.prev_second(second)
         if found is None:
@@ -215,13 +223,56 @@ class ZonedCron:
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return current  # prev is the run's tick before, whose next is this one
+        if pos > 1 and current is self._run[pos - 1] and self._run_prev[pos - 1]:
+            return current  # the tick before, asked again (see next)
         memo = self._align_prev_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
         prv = self.prev(current)
-        aligned = current if self.next(prv) == current else prv
+        aligned = current if self._next_keeping_run(prv) == current else prv
         self._align_prev_memo = (current, aligned)
         return aligned
+
+    def _next_keeping_run(self, current: datetime) -> datetime:
+        """:meth:`next` without starting a run at its answer: align_prev's check of a
+        tick (``next(prev(t)) == t``) would otherwise throw away the run that ``t``
+        came from, and the timetable's ``next(t)`` right after would search again (a
+        data-interval timetable aligning the last interval's end, TT-4)."""
+        run = self._run
+        pos = self._run_pos
+        if current is run[pos] and pos + 1 < len(run):
+            return run[pos + 1]
+        if pos and current is run[pos - 1]:
+            return run[pos]
+        memo = self._next_memo
+        if memo is not None and _same_reading(memo[0], current):
+            return memo[1]
+        second = _whole_utc_second(current)
+        found_second = None if second is None else self._fast.next_second(second)
+        found = (
+            self.reference_next(current)
+            if found_second is None
+            else _from_second(found_second, UTC)
+        )
+        self._next_memo = (current, found)
+        return found
+
+    def before_shifts(self, tick: datetime) -> datetime:
+        """``tick``, or 3 h before it when the zone's offset changes in those 3 h.
+
+        Near a transition ``align_prev(now)`` can be *after* now (DST-3: a reading in
+        the gap is shifted forward, a repeated one resolves to the later instant), so
+        an answer holding "until the next tick" (the next-run memo, SCH-4b) may
+        change before the clock reaches the tick; ending 3 h early (more than any
+        DST shift of the tz database, Antarctica/Troll's 2 h) leaves such windows out.
+        """
+        zone = self.zone
+        if zone is UTC:
+            return tick
+        earlier = tick - _SHIFT_BOUND
+        if earlier.astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():
+            return tick
+        return earlier
 
     # ------------------------------------------------------------------ the reference way
     def reference_next(self, current: datetime) -> datetime:

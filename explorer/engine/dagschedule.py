@@ -2,8 +2,8 @@
 next needs a loop (SCH-2).
 
 Part of the simulation (adr/0011-engine-parts.md). Owns, per DAG, ``parsed_at``,
-``next_run`` and its memo, ``stalled_on``/``wake_at``, ``exceeds_max_active_runs``
-and ``due_version``, and the ``due`` heap of ``SimState``. Parses are applied
+``next_run`` and its memo, ``stalled_on``/``wake_at``, ``exceeds_max_active_runs``,
+``due_version`` and ``due_entry``, and the ``due`` heap of ``SimState``. Parses are applied
 lazily (adr/0003): :func:`sync_parse` applies the latest one at or before the
 instant a DAG is touched.
 """
@@ -27,7 +27,9 @@ from explorer.engine.timetables import (
     DeltaTriggerTimetable,
     MultipleCronTriggerTimetable,
 )
-from explorer.engine.types import ReferenceRun
+from explorer.engine.timetables.interval import has_calendar_units
+from explorer.engine.types import DagRunInfo, ReferenceRun, TimeRestriction
+from explorer.engine.tz import ONE_US
 
 if TYPE_CHECKING:
     from explorer.engine.host import Host
@@ -48,10 +50,22 @@ __all__ = [
 
 
 def reschedule(sim: Host, dag: DagState) -> None:
-    """Record when ``dag`` next needs a loop; older heap entries become stale."""
-    _leave_waiting(sim, dag)  # its waiting entry, if any, is stale now
-    dag.due_version += 1
+    """Record when ``dag`` next needs a loop; older heap entries become stale.
+
+    A DAG whose live due entry already says the same instant keeps it: the entry
+    would be pushed again at the same place of the heap (instant, DAG order), and
+    the old one left stale for a later pop (a run's creation, its end and every
+    parse in between reschedule a DAG, most of them to the instant it had).
+    """
+    if dag.due_entry is _COLLECTING:
+        return  # collect_due files it itself once its parse is applied
     due = due_at(sim, dag)
+    if dag.dag_id in sim.state.waiting_ids:
+        _leave_waiting(sim, dag)  # its waiting entry is stale now
+    elif due is not None and due == dag.due_entry:
+        return
+    dag.due_version += 1
+    dag.due_entry = due
     if due is not None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
 
@@ -69,6 +83,9 @@ def collect_due(sim: Host, now: datetime) -> None:
     """
     st = sim.state
     p = sim.parses.at_or_before(now)
+    due = st.due
+    if p == st.waiting_parse and (not due or due[0][0] > now):
+        return  # no parse since and nothing due: most loops
     popped: list[tuple[datetime, int, DagState]] = []
     if p != st.waiting_parse:  # a parse since: the waiting DAGs it may change are looked at
         for dag in _recheck(sim, p):
@@ -79,10 +96,14 @@ def collect_due(sim: Host, now: datetime) -> None:
         at, order, version, dag_id = heapq.heappop(st.due)
         dag = st.dags[dag_id]
         if dag.due_version == version:
+            dag.due_entry = None  # its live entry is out of the heap
             popped.append((at, order, dag))
     popped.sort(key=lambda e: (e[0], e[1]))  # the due heap's order
     for _, _, dag in popped:
+        # The parse's own reschedule would push an entry that _wait makes stale at once.
+        dag.due_entry = _COLLECTING
         sync_parse(sim, dag, now)
+        dag.due_entry = None
         at = due_at(sim, dag)
         if at is not None and at <= now and dag.next_run is not None:
             _wait(sim, dag)
@@ -147,9 +168,8 @@ def _parse_holds_until(sim: Host, dag: DagState, p: datetime | None) -> datetime
     except DagError:
         return volatile  # each parse warns again
     memo = dag.next_run_memo
-    latest = dag.latest_automated
-    reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
-    if memo is None or memo[0] != reference:
+    reference = _reference(dag)
+    if memo is None or (memo[0] is not reference and memo[0] != reference):
         return volatile  # the timetable is asked again at each parse
     if parse_flag(dag, exceeds(sim, dag)) != dag.exceeds_max_active_runs:
         return volatile
@@ -180,6 +200,10 @@ def take_due(
     the asset-ready DAGs left over; and how many DAGs there were in all. ``skip``: DAGs
     that got a partition run this loop (SCH-1) get nothing else."""
     st = sim.state
+    if not st.waiting_ids and not asset_ready:  # nothing waits: most loops
+        if st.waiting:
+            _drop_stale_waiting(sim)
+        return [], [], 0
     ready = [d for d in asset_ready if d.dag_id not in skip]
     # Counted without copying the waiting set (thousands under a backlog, issue 14).
     count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
@@ -216,7 +240,17 @@ def take_due(
             _leave_waiting(sim, other)  # if also due, its waiting entry goes too
             taken.append(other)
     left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
+    if not st.waiting_ids:
+        _drop_stale_waiting(sim)
     return taken, left, count
+
+
+def _drop_stale_waiting(sim: Host) -> None:
+    """No DAG waits: every entry of the waiting heaps is stale (an entry is current only
+    while its DAG waits, and a DAG that waits again gets a new version, :func:`_wait`),
+    so they are dropped at once, not popped one by one by later loops and parses."""
+    sim.state.waiting.clear()
+    sim.state.waiting_recheck.clear()
 
 
 def _order_key(dag: DagState, now: datetime) -> tuple[bool, datetime, int]:
@@ -228,6 +262,7 @@ def _wait(sim: Host, dag: DagState) -> None:
     """``dag`` is due and parsed: it waits among ``SimState.waiting`` for its turn."""
     st = sim.state
     dag.due_version += 1
+    dag.due_entry = None  # a waiting DAG has no live entry in the due heap
     info = dag.next_run
     assert info is not None
     heapq.heappush(st.waiting, (info.run_after, dag.order, dag.due_version, dag.dag_id))
@@ -239,6 +274,9 @@ def _wait(sim: Host, dag: DagState) -> None:
         heapq.heappush(st.waiting_recheck, (until, dag.order, dag.due_version, dag.dag_id))
 
 
+#: ``DagState.due_entry`` while collect_due applies a DAG's parse (compared by identity;
+#: no due instant equals it): the DAG is filed by collect_due right after.
+_COLLECTING = datetime.max.replace(tzinfo=UTC)
 #: An instant before any parse: an entry filed under it is looked at by the next parse.
 _ALWAYS = datetime.min.replace(tzinfo=UTC)
 
@@ -294,11 +332,32 @@ def parse(sim: Host, dag: DagState, at: datetime) -> None:
     """A parse recomputes the next-run cache from TT-3's reference and refreshes the flag."""
     dag.parsed_at = at
     deployment.reparse(sim, dag)  # the file as it is now, under today's options (DEP-7)
-    latest = dag.latest_automated
-    reference = None if latest is None else ReferenceRun(latest.data_interval, latest.run_after)
-    compute_next_run(sim, dag, reference, at)
+    compute_next_run(sim, dag, _reference(dag), at)
     dag.exceeds_max_active_runs = parse_flag(dag, exceeds(sim, dag))
     reschedule(sim, dag)
+
+
+def _reference(dag: DagState) -> ReferenceRun | None:
+    """TT-3's reference at a parse: the latest scheduled or backfill run.
+
+    The memo's own reference object when it is that run's (the run was created
+    from the answer the memo holds: ``ReferenceRun.of`` shares the answer's
+    interval and run_after), so the memo's check is one identity test instead of
+    a new object and a field-by-field comparison at every parse.
+    """
+    latest = dag.latest_automated
+    if latest is None:
+        return None
+    memo = dag.next_run_memo
+    if memo is not None:
+        kept = memo[0]
+        if (
+            kept is not None
+            and kept.data_interval is latest.data_interval
+            and kept.run_after is latest.run_after
+        ):
+            return kept  # type: ignore[no-any-return]
+    return ReferenceRun(latest.data_interval, latest.run_after)
 
 
 def compute_next_run(
@@ -309,17 +368,18 @@ def compute_next_run(
         memo is not None
         and memo[1] <= now
         and (memo[2] is None or now < memo[2])
-        and memo[0] == reference
+        and (memo[0] is reference or memo[0] == reference)
     ):
         return  # the timetable would answer the same (see stable_until)
     previous = dag.next_run
     dag.next_run_memo = None
     try:
+        restriction = dag.spec.restriction  # a new TimeRestriction at each read
         dag.next_run = dag.spec.timetable.next_dagrun_info(
-            last=reference, restriction=dag.spec.restriction, now=now
+            last=reference, restriction=restriction, now=now
         )
         dag.next_run_error = None
-        dag.next_run_memo = stable_until(dag, reference, now)
+        dag.next_run_memo = stable_until(dag, reference, now, restriction)
     except EngineError as exc:
         # Airflow logs the exception and the DAG has no next run (README 1.6).
         dag.next_run = None
@@ -332,7 +392,10 @@ def compute_next_run(
 
 
 def stable_until(
-    dag: DagState, reference: ReferenceRun | None, now: datetime
+    dag: DagState,
+    reference: ReferenceRun | None,
+    now: datetime,
+    restriction: TimeRestriction | None = None,
 ) -> tuple[Any, datetime, datetime | None] | None:
     """For which clocks the answer just computed holds, for the timetables where that
     is certain.
@@ -341,25 +404,42 @@ def stable_until(
     date the answer never reads the clock (TT-4 step 2, TT-5's first branch, TT-7,
     TT-8, TT-9's earliest logical date, TT-16 continuing from run_after), so it holds
     for ever. catchup=False (:data:`CLOCK_BY_CRON_PERIOD`): the cron timetables read
-    the clock only through the cron period holding it. Neither holds for a first run
-    without start date (CronTriggerTimetable's run_immediately buffer, a delta
-    trigger's "now")."""
+    the clock only through the cron period holding it; TT-9's pick among crons
+    (:data:`CLOCK_BY_PICK`) and the delta timetables (:data:`CLOCK_BY_DELTA`) have
+    their own stretches. None holds for a first run without start date
+    (CronTriggerTimetable's run_immediately buffer, a delta trigger's "now")."""
     table = dag.spec.timetable
-    restriction = dag.spec.restriction
+    if restriction is None:
+        restriction = dag.spec.restriction
     if restriction.catchup:
         if type(table) not in CLOCK_FREE_WITH_CATCHUP:
             return None
-    elif type(table) not in CLOCK_BY_CRON_PERIOD:
+    elif (
+        type(table) not in CLOCK_BY_CRON_PERIOD
+        and type(table) not in CLOCK_BY_PICK
+        and type(table) not in CLOCK_BY_DELTA
+    ):
         return None
     if reference is None and restriction.earliest is None:
         return None
     if restriction.catchup:
         return (reference, now, None)
+    if type(table) in CLOCK_BY_PICK:
+        # TT-9: each cron's answer by TT-5's rule, and the pick among them (holds_until).
+        assert isinstance(table, MultipleCronTriggerTimetable)
+        return (reference, now, table.holds_until(reference, restriction, now))
+    if type(table) in CLOCK_BY_DELTA:
+        return _delta_stable_until(table, dag.next_run, reference, now)
     # catchup=False: the latest-tick candidate only overtakes the answer once the clock
-    # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then.
+    # passes the tick after it (TT-4, TT-5, TT-16), so the answer holds until then;
+    # ended early near a DST transition (DST-3, ZonedCron.before_shifts).
     answer = dag.next_run
-    horizon = now if answer is None else max(now, answer.run_after)
-    return (reference, now, table.next_changes_after(horizon))
+    # The answer's own run_after object when it is not before now: the cron run hands
+    # out the tick after it without a search (cron.ZonedCron.next).
+    horizon = now if answer is None or answer.run_after < now else answer.run_after
+    assert isinstance(table, CronTriggerTimetable | CronDataIntervalTimetable)
+    tick = table.next_changes_after(horizon)
+    return (reference, now, None if tick is None else table.cron.before_shifts(tick))
 
 
 #: Timetables whose catchup=False answer changes only when the clock passes a cron tick:
@@ -369,6 +449,43 @@ def stable_until(
 CLOCK_BY_CRON_PERIOD: frozenset[type] = frozenset(
     {CronTriggerTimetable, CronDataIntervalTimetable, CronPartitionTimetable}
 )
+#: Timetables whose catchup=False answer is a pick among cron answers (TT-9): it holds
+#: while each cron's answer holds and no logical date still ahead is reached
+#: (``MultipleCronTriggerTimetable.holds_until``).
+CLOCK_BY_PICK: frozenset[type] = frozenset({MultipleCronTriggerTimetable})
+#: Delta timetables whose catchup=False answer holds for a stretch of clock
+#: (:func:`_delta_stable_until`).
+CLOCK_BY_DELTA: frozenset[type] = frozenset({DeltaDataIntervalTimetable, DeltaTriggerTimetable})
+
+
+def _delta_stable_until(
+    table: Any, answer: DagRunInfo | None, reference: ReferenceRun | None, now: datetime
+) -> tuple[Any, datetime, datetime | None] | None:
+    """catchup=False, with a reference run or a start date.
+
+    DeltaTriggerTimetable (TT-8): the tick is ``max(now, X)`` with X the reference's
+    next tick and the start date, both fixed (``align_prev(now)`` is ``now`` for a
+    delta), so the answer holds while the clock is not past it. An answer None (past
+    the end date) stays None as the tick only grows, but is asked again all the same.
+    DeltaDataIntervalTimetable (TT-7): the start is ``max(reference end, start date,
+    epoch floor of now - delta)``: it moves only when the clock reaches the epoch
+    multiple after the answer's run_after (``next_changes_after``, the same float
+    floor as ``_skip_to_latest``), as a cron data interval's does at its next tick.
+    Calendar deltas (months, years) floor from the start date instead: not memoised.
+    """
+    if answer is None:
+        return None
+    if isinstance(table, DeltaTriggerTimetable):
+        if answer.run_after < now:
+            return None
+        return (reference, now, answer.run_after + ONE_US)
+    assert isinstance(table, DeltaDataIntervalTimetable)
+    if has_calendar_units(table.delta):
+        return None
+    horizon = now if answer.run_after < now else answer.run_after
+    return (reference, now, table.next_changes_after(horizon))
+
+
 #: Timetables whose catchup=True answer, given a reference run or a start date, does not
 #: read the clock at all (delta steps are exact; TT-9's min over its crons is by logical
 #: date only under catchup).

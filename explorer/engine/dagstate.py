@@ -86,6 +86,10 @@ class DagState:
     latest_automated: DagRun | None = None
     #: Version of the entry this DAG has in the scheduler's due-heap.
     due_version: int = 0
+    #: The instant of this DAG's live entry in the due heap (the one with
+    #: ``due_version``), or None when it has none: a reschedule to the same instant
+    #: keeps that entry instead of pushing a copy (``dagschedule.reschedule``).
+    due_entry: datetime | None = None
     #: ``asset_dag_run_queue`` rows: asset → time of the first event since cleared (AS-2).
     adrq: dict[AssetKey, datetime] = field(default_factory=dict)
     #: When the DAG's direct asset references were first recorded (the AS-5 floor).

@@ -51,6 +51,9 @@ class GridCadence(Cadence):
             raise ValueError("a cadence step must be positive")
         self.origin = origin
         self.step = step
+        # The last at_or_before question and answer: the parse instant is asked for the
+        # same clock by every DAG touched at it (sync_parse, collect_due, issue 14).
+        self._before: tuple[datetime, datetime | None] | None = None
 
     def at_or_after(self, t: datetime) -> datetime | None:
         if t <= self.origin:
@@ -59,9 +62,14 @@ class GridCadence(Cadence):
         return self.origin + k * self.step
 
     def at_or_before(self, t: datetime) -> datetime | None:
-        if t < self.origin:
-            return None
-        return self.origin + ((t - self.origin) // self.step) * self.step
+        memo = self._before
+        if memo is not None and memo[0] == t:  # the same instant: the same grid point
+            return memo[1]
+        found = (
+            None if t < self.origin else self.origin + ((t - self.origin) // self.step) * self.step
+        )
+        self._before = (t, found)
+        return found
 
     # The loop asks these at every instant (issue 14): one division each, instead of the
     # generic versions' two ``at_or_after`` calls.

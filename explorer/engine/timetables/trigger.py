@@ -22,6 +22,8 @@ from explorer.engine.tz import make_aware
 
 RunImmediately = bool | timedelta
 
+_ONE_US = timedelta(microseconds=1)
+
 
 class _TriggerTimetable(Timetable):
     """``timetables/trigger.py::_TriggerTimetable.next_dagrun_info`` (TT-5)."""
@@ -173,6 +175,9 @@ class MultipleCronTriggerTimetable(Timetable):
             for c in crons
         ]
         self.timezone_name = timezone
+        # The arguments and sub-answers of the latest next_dagrun_info, read back by
+        # holds_until for the same question (the next-run memo asks right after).
+        self._last: tuple[object, object, datetime, list[DagRunInfo | None]] | None = None
 
     @property
     def summary(self) -> str:
@@ -188,6 +193,7 @@ class MultipleCronTriggerTimetable(Timetable):
         infos = [
             t.next_dagrun_info(last=last, restriction=restriction, now=now) for t in self.timetables
         ]
+        self._last = (last, restriction, now, infos)
         stamp = now.timestamp()
 
         def key(info: DagRunInfo | None) -> float:
@@ -199,6 +205,42 @@ class MultipleCronTriggerTimetable(Timetable):
             return -ts if ts <= stamp else ts
 
         return min(infos, key=key)  # first of equals wins, as Python's min
+
+    def holds_until(
+        self, last: ReferenceRun | None, restriction: TimeRestriction, now: datetime
+    ) -> datetime:
+        """With catchup=False and a reference run or a start date: the clock until which
+        ``next_dagrun_info(last, restriction, now)`` gives the same answer.
+
+        Each cron's own answer holds until the clock passes the tick after it (TT-5:
+        ``align_prev(now)`` is a candidate, as for one CronTriggerTimetable), and TT-9's
+        pick among them changes only when the clock reaches a logical date still ahead
+        (past ones are ranked latest first, future ones earliest first). The end is
+        set a microsecond before that date: the pick compares float timestamps, which
+        keep apart instants two microseconds apart.
+        """
+        kept = self._last
+        if kept is not None and kept[0] is last and kept[1] is restriction and kept[2] is now:
+            infos = kept[3]
+        else:
+            infos = [
+                t.next_dagrun_info(last=last, restriction=restriction, now=now)
+                for t in self.timetables
+            ]
+        ends: list[datetime] = []
+        for table, info in zip(self.timetables, infos, strict=True):
+            tick = table.cron.next(now if info is None or info.run_after < now else info.run_after)
+            ends.append(table.cron.before_shifts(tick))
+        dates = [info.logical_date for info in infos if info is not None]
+        ahead = [d for d in dates if d is not None and d > now]
+        if ahead and len(ahead) == len(dates):
+            # All ahead: the pick is the earliest, and it stays the pick when the clock
+            # reaches it (the only one past then, with any equal to it); the next one
+            # reached would overtake it.
+            first = min(ahead)
+            ahead = [d for d in ahead if d != first]
+        ends.extend(d - _ONE_US for d in ahead)
+        return min(ends)
 
     def infer_manual_data_interval(self, *, run_after: datetime) -> DataInterval:
         intervals = [t.infer_manual_data_interval(run_after=run_after) for t in self.timetables]

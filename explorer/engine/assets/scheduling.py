@@ -120,7 +120,10 @@ def record_event(
         origin=st.assets.origin(key, source, aliases, wrote_data) if plain else None,
     )
     new_resolution = st.assets.add(event)
-    st.dirty = True
+    # No ``dirty`` here: what an event lets a loop do is a reason of its own, a
+    # consumer ready under its max_active_runs (``asset_open``, AS-3/AS-4) or a
+    # partition request to evaluate (``queue_partitioned_event``, PT-3); an event that
+    # readies nothing is no reason for a loop (issue 14: a tenth of the loops run).
     touched: list[DagState] = []
     unkeyed: list[str] = []
     for dag_id in sim.listeners(key, event.via_aliases):

@@ -57,12 +57,23 @@ class Rotation:
     fresh_sorted: bool = True
     #: Examined runs, by last scheduling decision, then run_after.
     queue: deque[_Entry] = field(default_factory=deque)
+    #: Counts the changes of the examination order other than loops following it
+    #: (a run started, an examination that may end runs, a pause: :meth:`changed`); a
+    #: loop the caller derived from the order stays right while it is unchanged.
+    epoch: int = 0
+    #: The caller's memo of such a loop, with the epoch it was derived at (opaque here).
+    memo: object = None
+
+    def changed(self) -> None:
+        """Something may have changed which runs are examinable (RND-4, runs ended)."""
+        self.epoch += 1
 
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
         run.last_scheduling_decision = None
         self.fresh.append((run, run.start_date))
         self.fresh_sorted = False
+        self.epoch += 1
 
     def examine(
         self,

@@ -31,6 +31,7 @@ from explorer.engine.assets.watching import poll_due, run_watchers
 from explorer.engine.dag import TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.runs import DagRun
+from explorer.engine.ticks import GridCadence
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import ONE_US
 
@@ -164,11 +165,21 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
         if earliest is None or reason < earliest:
             earliest = reason
     if wanted:
-        cap = sim.config.max_dagruns_per_loop_to_schedule
-        count = st.rotation.examinations_until(wanted, dags, cap, st.paused_ids)
-        loop_at = now if count is None else _examination_loop(sim, count)
+        # The loop found is an instant on the grid, which the loops skipped meanwhile
+        # (replayed along the same order) do not move: it is read again only when the
+        # order changed otherwise or other runs wait (``Rotation.epoch``).
+        rot = st.rotation
+        key = (rot.epoch, frozenset(wanted))
+        memo = rot.memo
+        if isinstance(memo, tuple) and memo[0] == key:
+            loop_at = memo[1]
+        else:
+            cap = sim.config.max_dagruns_per_loop_to_schedule
+            count = rot.examinations_until(wanted, dags, cap, st.paused_ids)
+            loop_at = now if count is None else _examination_loop(sim, count)
+            rot.memo = (key, loop_at)
         if loop_at is not None and (earliest is None or loop_at < earliest):
-            earliest = loop_at
+            earliest = max(loop_at, now)
     return earliest
 
 
@@ -182,6 +193,8 @@ def _examination_loop(sim: Host, count: int) -> datetime | None:
     st = sim.state
     ticks = sim.ticks
     at = ticks.first() if st.examined_upto is None else ticks.after(st.examined_upto)
+    if isinstance(ticks, GridCadence):
+        return None if at is None else at + (count - 1) * ticks.step
     for _ in range(count - 1):
         if at is None:
             break
@@ -208,6 +221,12 @@ def catch_up_examination(sim: Host, t: datetime) -> None:
 def process_instant(sim: Host, t: datetime) -> None:
     st = sim.state
     catch_up_examination(sim, t)
+    if (st.script_index < len(sim.script) and sim.script[st.script_index].at <= t) or (
+        st.deployment.refreshes and st.deployment.refreshes[0] <= t
+    ):
+        # A script step or a bundle refresh may pause a DAG, end or restart runs: which
+        # runs step 5 examines may change otherwise than loop by loop (RND-4).
+        st.rotation.changed()
     st.now = t
     # the orphanage housekeeping (assets/orphanage.py): a reference may resolve now
     if st.assets.activates_at and activate_due(sim, t):
@@ -245,6 +264,7 @@ def explicit_tick(sim: Host, action: act.Tick) -> None:
     else:  # a loop all the same: step 5's rotation moves on (RND-6)
         cap = sim.config.max_dagruns_per_loop_to_schedule
         st.rotation.examine(st.dags, action.at, cap, st.paused_ids)
+    st.rotation.changed()  # an examination off the grid
     st.last_tick = action.at
     st.examined_upto = max(st.examined_upto or action.at, action.at)
 
@@ -458,6 +478,7 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     cap = sim.config.max_dagruns_per_loop_to_schedule
     examined = st.rotation.examine(st.dags, now, cap, st.paused_ids)
     st.examined_upto = now
+    st.rotation.changed()  # runs may end below: the order the reasons read changes
     if not st.touched:
         return False
     touched, dags = st.touched, st.dags

@@ -57,12 +57,23 @@ class Rotation:
     fresh_sorted: bool = True
     #: Examined runs, by last scheduling decision, then run_after.
     queue: deque[_Entry] = field(default_factory=deque)
+    #: Counts the changes of the examination order other than loops following it
+    #: (a run started, an examination that may end runs, a pause: :meth:`changed`); a
+    #: loop the caller derived from the order stays right while it is unchanged.
+    epoch: int = 0
+    #: The caller's memo of such a loop, with the epoch it was derived at (opaque here).
+    memo: object = None
+
+    def changed(self) -> None:
+        """Something may have changed which runs are examinable (RND-4, runs ended)."""
+        self.epoch += 1
 
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
         run.last_scheduling_decision = None
         self.fresh.append((run, run.start_date))
         self.fresh_sorted = False
+        self.epoch += 1
 
     def examine(
         self,
@@ -97,6 +108,44 @@ class Rotation:
             run.last_scheduling_decision = now
         self.queue.extend(taken)
         return [run for run, _ in taken]
+
+    def examinations_until(
+        self,
+        wanted: Collection[int],
+        dags: dict[str, DagState],
+        cap: int,
+        paused: Collection[str] | None = None,
+    ) -> int | None:
+        """How many examinations, from this state on and with nothing else changing, until
+        the first run whose ``id`` is in ``wanted`` is examined (1: the next loop's);
+        None if no such run is examinable.
+
+        Each loop takes the first ``cap`` examinable entries (running, of an unpaused
+        DAG) and puts them at the back, so the examinable entry at place ``p`` is taken
+        by loop ``p // cap + 1``: every entry before it goes out in an earlier group and
+        none comes back in front of it. The loops skipped until then change nothing
+        else (adr/0003), so the loop (``loop.earliest_reason``) need not run the ones
+        in between (issue 14, scope 3).
+        """
+        if not wanted:
+            return None
+        if not self.fresh_sorted:  # the order the next examination sorts them into
+            self.fresh = deque(sorted(self.fresh, key=_run_after))
+            self.fresh_sorted = True
+        place = 0
+        for source in (self.fresh, self.queue):
+            for run, start_date in source:
+                if run.state != "running" or run.start_date != start_date:
+                    continue  # dropped unseen by the examination (ended, or started again)
+                if paused is None:
+                    if dags[run.dag_id].is_paused:
+                        continue
+                elif paused and run.dag_id in paused:
+                    continue  # RND-4: keeps its place, never taken
+                if id(run) in wanted:
+                    return place // cap + 1
+                place += 1
+        return None
 
     @staticmethod
     def _take(

@@ -31,6 +31,7 @@ from explorer.engine.assets.watching import poll_due, run_watchers
 from explorer.engine.dag import TaskSpec
 from explorer.engine.dagstate import DagState
 from explorer.engine.runs import DagRun
+from explorer.engine.ticks import GridCadence
 from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import ONE_US
 
@@ -82,8 +83,11 @@ def next_needed_tick(sim: Host) -> datetime | None:
     return sim.ticks.at_or_after(earliest)
 
 
-def earliest_reason(sim: Host) -> datetime | None:
-    """The earliest instant at which a loop could change anything (None: never)."""
+def earliest_reason(sim: Host, *, rotation: bool = True) -> datetime | None:
+    """The earliest instant at which a loop could change anything (None: never).
+
+    ``rotation``: the loops to come are the grid's, each examining the next runs of
+    step 5's rotation (False for an explicit Tick, which examines off the grid)."""
     st = sim.state
     reasons: list[datetime] = []
     if st.dirty:
@@ -111,14 +115,91 @@ def earliest_reason(sim: Host) -> datetime | None:
         return earliest
     if st.asset_ready and asset_rules.asset_runs_due(sim):
         return st.now  # nothing else is earlier than now here
-    for run in st.touched.values():  # done, waiting for step 5 (or its logical date)
-        if run.state == "running":
-            reason = max(run.logical_date or st.now, st.now)
-            if earliest is None or reason < earliest:
-                earliest = reason
-                if reason == st.now:
-                    break  # none is earlier
+    if st.touched:
+        reason = _touched_reason(sim, rotation)
+        if reason is not None and (earliest is None or reason < earliest):
+            earliest = reason
     return earliest
+
+
+def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
+    """The earliest loop at which step 5 can end a run whose tasks have all finished
+    (``SimState.touched``).
+
+    Such a run ends only in a loop that examines it (RND-6: 20 a loop, in the
+    rotation's order), so with ``rotation`` the reason is that loop, read from the
+    rotation (:meth:`Rotation.examinations_until`), and the loops before it, which
+    examine other runs and change nothing else, are skipped and replayed (issue 14:
+    they were most of the loops run). Runs the rotation does not decide stay a reason
+    from now on: a run whose logical date is ahead (SCH-10: from that date), of a
+    paused DAG (RND-4: the sweep after step 5 ends it) or of a stale one (DEP-6).
+    Without ``rotation`` (an explicit Tick, an examination off the grid) every such
+    run is a reason now.
+    """
+    st = sim.state
+    now = st.now
+    if not rotation or len(st.touched) > _ROTATION_READ_LIMIT:
+        # A backlog (RND-6: more runs finished than loops examine): loops are busy
+        # anyway, and the first running one is a reason now; no walk of the backlog.
+        for run in st.touched.values():
+            if run.state == "running":
+                reason = max(run.logical_date or now, now)
+                if reason == now:
+                    return now
+        rotation = False
+    earliest: datetime | None = None
+    wanted: set[int] = set()
+    dags = st.dags
+    for run in st.touched.values():
+        if run.state != "running":
+            continue
+        if (
+            rotation
+            and (run.logical_date is None or run.logical_date <= now)
+            and not dags[run.dag_id].is_paused
+            and not dags[run.dag_id].is_stale
+        ):
+            wanted.add(id(run))
+            continue
+        reason = max(run.logical_date or now, now)
+        if earliest is None or reason < earliest:
+            earliest = reason
+    if wanted:
+        # The loop found is an instant on the grid, which the loops skipped meanwhile
+        # (replayed along the same order) do not move: it is read again only when the
+        # order changed otherwise or other runs wait (``Rotation.epoch``).
+        rot = st.rotation
+        key = (rot.epoch, frozenset(wanted))
+        memo = rot.memo
+        if isinstance(memo, tuple) and memo[0] == key:
+            loop_at = memo[1]
+        else:
+            cap = sim.config.max_dagruns_per_loop_to_schedule
+            count = rot.examinations_until(wanted, dags, cap, st.paused_ids)
+            loop_at = now if count is None else _examination_loop(sim, count)
+            rot.memo = (key, loop_at)
+        if loop_at is not None and (earliest is None or loop_at < earliest):
+            earliest = max(loop_at, now)
+    return earliest
+
+
+#: Up to this many runs waiting for step 5 the rotation says which loop ends the first;
+#: beyond it every loop is run (a bounded walk per call, never one of the backlog).
+_ROTATION_READ_LIMIT = 32
+
+
+def _examination_loop(sim: Host, count: int) -> datetime | None:
+    """The loop of the ``count``-th examination to come (1: the next), on the grid."""
+    st = sim.state
+    ticks = sim.ticks
+    at = ticks.first() if st.examined_upto is None else ticks.after(st.examined_upto)
+    if isinstance(ticks, GridCadence):
+        return None if at is None else at + (count - 1) * ticks.step
+    for _ in range(count - 1):
+        if at is None:
+            break
+        at = ticks.after(at)
+    return at
 
 
 def catch_up_examination(sim: Host, t: datetime) -> None:
@@ -140,6 +221,12 @@ def catch_up_examination(sim: Host, t: datetime) -> None:
 def process_instant(sim: Host, t: datetime) -> None:
     st = sim.state
     catch_up_examination(sim, t)
+    if (st.script_index < len(sim.script) and sim.script[st.script_index].at <= t) or (
+        st.deployment.refreshes and st.deployment.refreshes[0] <= t
+    ):
+        # A script step or a bundle refresh may pause a DAG, end or restart runs: which
+        # runs step 5 examines may change otherwise than loop by loop (RND-4).
+        st.rotation.changed()
     st.now = t
     # the orphanage housekeeping (assets/orphanage.py): a reference may resolve now
     if st.assets.activates_at and activate_due(sim, t):
@@ -171,12 +258,13 @@ def explicit_tick(sim: Host, action: act.Tick) -> None:
     """A loop in its place among the instant's actions (actions.Tick); skipped, like a
     cadence loop, when nothing it does could change anything."""
     st = sim.state
-    earliest = earliest_reason(sim)
+    earliest = earliest_reason(sim, rotation=False)
     if earliest is not None and earliest <= action.at:
         tick(sim, action.at)
     else:  # a loop all the same: step 5's rotation moves on (RND-6)
         cap = sim.config.max_dagruns_per_loop_to_schedule
         st.rotation.examine(st.dags, action.at, cap, st.paused_ids)
+    st.rotation.changed()  # an examination off the grid
     st.last_tick = action.at
     st.examined_upto = max(st.examined_upto or action.at, action.at)
 
@@ -377,12 +465,20 @@ def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, 
 
 def finish_runs(sim: Host, now: datetime) -> bool:
     """Step 5 (at most ``max_dagruns_per_loop_to_schedule`` running runs examined,
-    RND-6), then the paused sweep (RND-4): runs whose tasks are all done end; True if
-    any did. A finished run left out stays in ``touched`` for a later loop."""
+    RND-6), then the paused sweep (RND-4): runs whose tasks are all done end. A finished
+    run left out stays in ``touched`` for a later loop.
+
+    True if a run ended whose DAG has a queued run: the slot it freed is the next loop's
+    to fill (step 4, SCH-5), and a queued run already past its run_after gives no other
+    reason for a loop. Whatever else an ended run frees gives its own reason: the DAG
+    due again (``dagschedule.reschedule``), an asset-ready DAG under its
+    max_active_runs (``asset_rules.note_limit_changed``, AS-4). Before issue 14 every
+    ended run made the next loop run, most of them for nothing."""
     st = sim.state
     cap = sim.config.max_dagruns_per_loop_to_schedule
     examined = st.rotation.examine(st.dags, now, cap, st.paused_ids)
     st.examined_upto = now
+    st.rotation.changed()  # runs may end below: the order the reasons read changes
     if not st.touched:
         return False
     touched, dags = st.touched, st.dags
@@ -415,7 +511,7 @@ def finish_runs(sim: Host, now: datetime) -> bool:
         if run.state == "running" and all(t.finished for t in run.tasks):
             failed = any(t.state == "failed" for t in run.tasks)
             lifecycle.finish_run(sim, run, "failed" if failed else "success", now)
-            finished = True
+            finished = finished or any(r.state == "queued" for r in dags[run.dag_id].active)
     # The runs looked at leave ``touched``; a run that stopped running otherwise left it
     # when it did (lifecycle.finish_run, lifecycle.activate).
     for run in done:

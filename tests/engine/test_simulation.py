@@ -377,11 +377,17 @@ class TestDriving:
 
     def test_step_returns_each_event_instant(self) -> None:
         """``step()`` processes one instant at a time: the deploy loop (the task-less 10:00 run
-        is created, started and finished), the loop after a run finished, then 11:00."""
+        is created, started and finished), then 11:00 and 12:00. The loop after the run
+        finished changes nothing (no queued run waits for the slot it freed, adr/0003), so
+        it is not an instant of its own."""
         start = utc(2024, 3, 10, 10)
         sim = Simulation([hourly()], start=start)
-        assert [sim.step() for _ in range(3)] == [start, start + SECOND, utc(2024, 3, 10, 11)]
-        assert len(sim.runs) == 2
+        assert [sim.step() for _ in range(3)] == [
+            start,
+            utc(2024, 3, 10, 11),
+            utc(2024, 3, 10, 12),
+        ]
+        assert len(sim.runs) == 3
 
 
 # --------------------------------------------------------------------------- per-loop caps

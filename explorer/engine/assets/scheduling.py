@@ -121,7 +121,10 @@ def record_event(
         origin=store.origin(key, source, aliases, wrote_data) if plain else None,
     )
     new_resolution = store.add(event)
-    st.dirty = True
+    # No ``dirty`` here: what an event lets a loop do is a reason of its own, a
+    # consumer ready under its max_active_runs (``asset_open``, AS-3/AS-4) or a
+    # partition request to evaluate (``queue_partitioned_event``, PT-3); an event that
+    # readies nothing is no reason for a loop (issue 14: a tenth of the loops run).
     touched: list[DagState] = []
     unkeyed: list[str] = []
     for dag_id in sim.listeners(key, aliases):
@@ -365,8 +368,24 @@ def _may_run(dag: DagState) -> bool:
 
 
 def asset_runs_due(sim: Host) -> bool:
+    """Would a loop now create an asset-triggered run (a reason for a loop, adr/0003)?
+
+    The DAGs found at their max_active_runs are set aside as ``ready_asset_dags`` sets
+    them aside: an event that readies a full consumer makes no loop run (issue 14), and
+    the reasons are read at every instant, so they must not read it again until a slot
+    frees (AS-4)."""
     st = sim.state
-    return any(_may_run(st.dags[d]) for d in st.asset_open) if st.asset_open else False
+    if not st.asset_open:
+        return False
+    full: list[str] = []
+    for dag in map(st.dags.__getitem__, st.asset_open):
+        if _may_run(dag):
+            return True
+        if _only_full(dag):
+            full.append(dag.dag_id)
+    st.asset_open.difference_update(full)
+    st.asset_full.update(full)
+    return False
 
 
 def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:

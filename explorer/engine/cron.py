@@ -185,15 +185,22 @@ class ZonedCron:
         memo = self._next_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
-        second = _whole_utc_second(current)
-        found_second = None if second is None else self._fast.next_second(second)
-        if found_second is None:
-            found = self.reference_next(current)
-        else:
-            found = _from_second(found_second, UTC)
-        self._next_memo = (current, found)
+        found, found_second = self._search_next(current)
         self._start_run(found, found_second)
         return found
+
+    def _search_next(self, current: datetime) -> tuple[datetime, int | None]:
+        """The first tick after ``current`` searched (by whole UTC seconds when it is
+        one, else by the reference stepping) and remembered; with its second."""
+        second = _whole_utc_second(current)
+        found_second = None if second is None else self._fast.next_second(second)
+        found = (
+            self.reference_next(current)
+            if found_second is None
+            else _from_second(found_second, UTC)
+        )
+        self._next_memo = (current, found)
+        return found, found_second
 
     def prev(self, current: datetime) -> datetime:
         """The last tick strictly before ``current`` (CronMixin._get_prev)."""
@@ -247,15 +254,7 @@ class ZonedCron:
         memo = self._next_memo
         if memo is not None and _same_reading(memo[0], current):
             return memo[1]
-        second = _whole_utc_second(current)
-        found_second = None if second is None else self._fast.next_second(second)
-        found = (
-            self.reference_next(current)
-            if found_second is None
-            else _from_second(found_second, UTC)
-        )
-        self._next_memo = (current, found)
-        return found
+        return self._search_next(current)[0]
 
     def before_shifts(self, tick: datetime) -> datetime:
         """``tick``, or 3 h before it when the zone's offset changes in those 3 h.

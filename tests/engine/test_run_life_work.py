@@ -101,24 +101,6 @@ def _ended_runs(draw: st.DrawFn) -> DagRun:
     )
 
 
-def _instants_of(run: DagRun) -> list[datetime | None]:
-    interval = run.data_interval
-    assert interval is not None
-    values = [
-        run.logical_date,
-        interval.start,
-        interval.end,
-        run.run_after,
-        run.created_at,
-        run.start_date,
-        run.end_date,
-        run.partition_date,
-    ]
-    for task in run.tasks:
-        values += [task.start_date, task.end_date]
-    return values
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_ended_runs(), min_size=1, max_size=8))
 def test_packed_exactly_when_every_instant_is_utc_fold_0(runs: list[DagRun]) -> None:
@@ -127,16 +109,16 @@ def test_packed_exactly_when_every_instant_is_utc_fold_0(runs: list[DagRun]) -> 
     for nth, run in enumerate(runs):
         run.nth = nth
         log.append(run, derived_run_id=True)
-        fits = all(_fits(v) for v in _instants_of(run))
+        fits = all(_fits(v) for v in _instants(run))
         assert log.freeze(run) is fits
         if fits:
-            expected[run.id] = (copy.deepcopy(run), [repr(v) for v in _instants_of(run)])
+            expected[run.id] = (copy.deepcopy(run), [repr(v) for v in _instants(run)])
     del runs, run
     gc.collect()  # nobody holds the packed runs: reading them unpacks the columns
     for run_id, (run, shown) in expected.items():
         back = log[run_id]
         assert back == run
-        assert [repr(v) for v in _instants_of(back)] == shown  # same zone, same fold
+        assert [repr(v) for v in _instants(back)] == shown  # same zone, same fold
 
 
 def test_a_zoned_instant_equal_to_a_remembered_one_is_not_packed() -> None:
@@ -186,12 +168,12 @@ def test_instants_are_converted_once_while_remembered() -> None:
     packed = [log[i] for i in range(len(log)) if log.state(i) in ("success", "failed")]
     assert log.packed == len(packed) > 300
     # the old packing converted every instant of every packed run
-    every = sum(sum(v is not None for v in _instants_of_any(r)) for r in packed)
+    every = sum(sum(v is not None for v in _instants(r)) for r in packed)
     assert every > 2_000
     assert 0 < log.instants_computed <= every // 4
 
 
-def _instants_of_any(run: DagRun) -> list[datetime | None]:
+def _instants(run: DagRun) -> list[datetime | None]:
     interval = run.data_interval
     values = [
         run.logical_date,

@@ -61,12 +61,19 @@ class Rotation:
     #: (a run started, an examination that may end runs, a pause: :meth:`changed`); a
     #: loop the caller derived from the order stays right while it is unchanged.
     epoch: int = 0
-    #: The caller's memo of such a loop, with the epoch it was derived at (opaque here).
-    memo: object = None
+    #: The caller's memo of such a loop (``loop.earliest_reason``): the epoch and the
+    #: ids of the runs it was derived for, and the loop.
+    memo: tuple[tuple[int, frozenset[int]], datetime | None] | None = None
 
     def changed(self) -> None:
         """Something may have changed which runs are examinable (RND-4, runs ended)."""
         self.epoch += 1
+
+    def _sort_fresh(self) -> None:
+        """Sort the runs never examined by run_after (stably), as an examination reads them."""
+        if not self.fresh_sorted:
+            self.fresh = deque(sorted(self.fresh, key=_run_after))
+            self.fresh_sorted = True
 
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
@@ -91,9 +98,7 @@ class Rotation:
         front entries in bulk and drops the ended ones with one filter (issue 14: the
         entry-by-entry walk was most of step 5's cost).
         """
-        if not self.fresh_sorted:
-            self.fresh = deque(sorted(self.fresh, key=_run_after))
-            self.fresh_sorted = True
+        self._sort_fresh()
         taken: list[_Entry]
         if paused is not None and not paused:
             taken = _take_live(self.fresh, cap) if self.fresh else []
@@ -129,18 +134,13 @@ class Rotation:
         """
         if not wanted:
             return None
-        if not self.fresh_sorted:  # the order the next examination sorts them into
-            self.fresh = deque(sorted(self.fresh, key=_run_after))
-            self.fresh_sorted = True
+        self._sort_fresh()  # the order the next examination sorts them into
         place = 0
         for source in (self.fresh, self.queue):
             for run, start_date in source:
                 if run.state != "running" or run.start_date != start_date:
                     continue  # dropped unseen by the examination (ended, or started again)
-                if paused is None:
-                    if dags[run.dag_id].is_paused:
-                        continue
-                elif paused and run.dag_id in paused:
+                if _is_paused(run, dags, paused):
                     continue  # RND-4: keeps its place, never taken
                 if id(run) in wanted:
                     return place // cap + 1
@@ -164,7 +164,7 @@ class Rotation:
             run = entry[0]
             if run.state != "running" or run.start_date != entry[1]:
                 continue  # ended (or started again: a newer entry stands for it)
-            if run.dag_id in paused if paused is not None else dags[run.dag_id].is_paused:
+            if _is_paused(run, dags, paused):
                 passed.append(entry)
             else:
                 take(entry)
@@ -230,9 +230,7 @@ class Rotation:
         on one list of runs. The rotation is deterministic, so once every fresh run has
         been taken it is periodic: Brent's cycle search (one saved state, compared in C)
         finds the period and whole periods are jumped over."""
-        if not self.fresh_sorted:
-            self.fresh = deque(sorted(self.fresh, key=_run_after))
-            self.fresh_sorted = True
+        self._sort_fresh()
         entries = [*self.fresh, *self.queue]
         size, fresh_size = len(entries), len(self.fresh)
         if size <= cap:  # every run examined at once; later loops keep that order
@@ -320,6 +318,12 @@ def _take_live(source: deque[_Entry], need: int) -> list[_Entry]:
         out += live
         need -= len(live)
     return out
+
+
+def _is_paused(run: DagRun, dags: dict[str, DagState], paused: Collection[str] | None) -> bool:
+    """Is ``run``'s DAG paused (RND-4)? ``paused``: the paused ids when the caller keeps
+    them (``SimState.paused_ids``), None: read from the DAG's state."""
+    return run.dag_id in paused if paused is not None else dags[run.dag_id].is_paused
 
 
 def _run_after(entry: _Entry) -> datetime:

@@ -125,7 +125,8 @@ def new_run(
 
 def _activate_new(sim: Host, dag: DagState, run: DagRun) -> None:
     """:func:`activate` for a run just created: its key (DAG, ``nth``) is new, so no
-    index holds it yet and there is nothing to move to the end or drop."""
+    index holds it yet and there is nothing to move to the end or drop (the usual case:
+    :func:`new_run` calls it directly)."""
     st = sim.state
     key = (run.dag_id, run.nth)
     st.active[key] = run
@@ -139,14 +140,11 @@ def activate(sim: Host, run: DagRun) -> None:
     """``run`` becomes active (created, or queued again by a backfill)."""
     st = sim.state
     key = (run.dag_id, run.nth)
+    # out of the indexes, so that it goes in at their ends again
     st.active.pop(key, None)
-    st.active[key] = run
     st.pending.pop(key, None)
-    st.pending[key] = run
     st.touched.pop(key, None)  # queued (again): nothing for step 5 until it runs
-    st.activations += 1
-    st.activation[key] = st.activations
-    dagschedule.note_changed(sim, st.dags[run.dag_id])  # its next parse may differ
+    _activate_new(sim, st.dags[run.dag_id], run)
 
 
 def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:

@@ -138,15 +138,9 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
     """
     st = sim.state
     now = st.now
-    if not rotation or len(st.touched) > _ROTATION_READ_LIMIT:
-        # A backlog (RND-6: more runs finished than loops examine): loops are busy
-        # anyway, and the first running one is a reason now; no walk of the backlog.
-        for run in st.touched.values():
-            if run.state == "running":
-                reason = max(run.logical_date or now, now)
-                if reason == now:
-                    return now
-        rotation = False
+    # Beyond the limit (a backlog, RND-6: more runs finished than loops examine) loops
+    # are busy anyway and the first running run is a reason now: no walk of the backlog.
+    rotation = rotation and len(st.touched) <= _ROTATION_READ_LIMIT
     earliest: datetime | None = None
     wanted: set[int] = set()
     dags = st.dags
@@ -162,6 +156,8 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
             wanted.add(id(run))
             continue
         reason = max(run.logical_date or now, now)
+        if reason == now:
+            return now  # none is earlier
         if earliest is None or reason < earliest:
             earliest = reason
     if wanted:
@@ -171,7 +167,7 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
         rot = st.rotation
         key = (rot.epoch, frozenset(wanted))
         memo = rot.memo
-        if isinstance(memo, tuple) and memo[0] == key:
+        if memo is not None and memo[0] == key:
             loop_at = memo[1]
         else:
             cap = sim.config.max_dagruns_per_loop_to_schedule

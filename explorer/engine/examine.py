@@ -19,21 +19,31 @@ paused DAGs finishes them instead, after the examination, without refreshing
 the DAG's max_active_runs flag (RND-4, see ``max_active_flag``). They keep
 their place in the queue.
 
-What a loop costs (issue 14, scope 3): the loop names the paused DAGs
-(``SimState.paused_ids``); with none paused, no entry keeps its place, so an
-examination pops the front entries in bulk and drops the ended ones with one
-filter, without looking any DAG up. Entries of ended runs are dropped lazily,
-when an examination meets them (or before a long skip). The tests hold the
-rotation to RND-6 sorted at every loop (``tests/engine/test_step5_examine_work.py``)
-and the skip to the loop-by-loop replay (``tests/engine/test_examine_rotation.py``).
+What a loop costs (issue 14, scope 3). The queue is one list kept from loop to
+loop with a head index (the examined front is cut off now and then, never shifted
+one entry at a time), its entries ``(run_after, run, start_date)`` so that a group
+sorts by a C key. Every entry stands for a running run: the loop drops the runs it
+ends (:meth:`Rotation.ended`), and whatever else may end or restart a run (a script
+step, a bundle refresh, the paused sweep) says so with :meth:`Rotation.changed`,
+after which the next use drops the dead entries once. So with no DAG paused (the
+loop names them, ``SimState.paused_ids``) an examination is two slices and a sort,
+without looking at a run's state or its DAG. The tests hold the rotation to RND-6
+sorted at every loop (``tests/engine/test_step5_examine_work.py``) and the skip to
+the loop-by-loop replay (``tests/engine/test_examine_rotation.py``).
+
+Why a skip still replays loop by loop (adr/0003, "Since then"): when the cap does not
+divide the number of running runs, every loop's group straddles two earlier groups,
+and the order never settles into one that later loops only rotate (unless all the
+run_afters are equal); it becomes periodic, and whole periods are jumped over.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain, islice
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
@@ -43,9 +53,13 @@ if TYPE_CHECKING:
 
 __all__ = ["Rotation"]
 
-#: A queue entry: the run and its start_date when it entered (a run a backfill clears
-#: and starts again enters afresh; its old entry is then stale).
-_Entry = tuple[DagRun, datetime | None]
+#: A queue entry: the run's run_after (the sort key), the run, and its start_date when
+#: it entered (a run a backfill clears and starts again enters afresh; its old entry is
+#: then dead).
+_Entry = tuple[datetime, DagRun, datetime | None]
+
+#: An entry's sort key, read in C (a group of 20 is sorted at every loop).
+_RUN_AFTER = itemgetter(0)
 
 
 @dataclass(slots=True)
@@ -53,10 +67,14 @@ class Rotation:
     """The running runs in step 5's examination order."""
 
     #: Running runs never examined (sorted by run_after, stable, when ``fresh_sorted``).
-    fresh: deque[_Entry] = field(default_factory=deque)
+    fresh: list[_Entry] = field(default_factory=list)
     fresh_sorted: bool = True
-    #: Examined runs, by last scheduling decision, then run_after.
-    queue: deque[_Entry] = field(default_factory=deque)
+    #: Examined runs, by last scheduling decision, then run_after: ``queue[head:]``.
+    queue: list[_Entry] = field(default_factory=list)
+    head: int = 0
+    #: Some entries may stand for runs no longer running (:meth:`changed`): dropped
+    #: before the order is next read.
+    unchecked: bool = False
     #: Counts the changes of the examination order other than loops following it
     #: (a run started, an examination that may end runs, a pause: :meth:`changed`); a
     #: loop the caller derived from the order stays right while it is unchanged.
@@ -66,19 +84,55 @@ class Rotation:
     memo: tuple[tuple[int, frozenset[int]], datetime | None] | None = None
 
     def changed(self) -> None:
-        """Something may have changed which runs are examinable (RND-4, runs ended)."""
+        """Something may have changed which runs are examinable (RND-4, runs ended or
+        started again other than by :meth:`ended`)."""
         self.epoch += 1
+        self.unchecked = True
+
+    def moved(self) -> None:
+        """An examination off the loops' order happened (the order the reasons read
+        changes); the runs it ends are reported by :meth:`ended`."""
+        self.epoch += 1
+
+    def ended(self, examined: int) -> None:
+        """Some of the ``examined`` runs the latest examination took (the back of the
+        queue) ended: their entries go."""
+        queue = self.queue
+        if examined <= 0 or len(queue) - self.head < examined:
+            self.unchecked = True  # not where the latest examination put them
+            return
+        back = queue[-examined:]
+        queue[-examined:] = [e for e in back if e[1].state == "running"]
+
+    def entries(self) -> Iterator[_Entry]:
+        """The entries in examination order (fresh ones once sorted), dead ones included
+        until the next use drops them."""
+        self._sort_fresh()
+        return chain(self.fresh, islice(self.queue, self.head, None))
+
+    def __len__(self) -> int:
+        return len(self.fresh) + len(self.queue) - self.head
 
     def _sort_fresh(self) -> None:
         """Sort the runs never examined by run_after (stably), as an examination reads them."""
         if not self.fresh_sorted:
-            self.fresh = deque(sorted(self.fresh, key=_run_after))
+            self.fresh.sort(key=_RUN_AFTER)
             self.fresh_sorted = True
+
+    def _check(self) -> None:
+        """Drop the entries of runs that ended or started again (after :meth:`changed`):
+        an examination would pass them unseen, so removing them changes none."""
+        if not self.unchecked:
+            return
+        self.unchecked = False
+        self.fresh = [e for e in self.fresh if _live(e)]
+        self.queue = [e for e in islice(self.queue, self.head, None) if _live(e)]
+        self.head = 0
 
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
         run.last_scheduling_decision = None
-        self.fresh.append((run, run.start_date))
+        self.fresh.append((run.run_after, run, run.start_date))
         self.fresh_sorted = False
         self.epoch += 1
 
@@ -94,25 +148,65 @@ class Rotation:
 
         ``paused``: the ids of the DAGs paused now (``SimState.paused_ids``), when the
         caller keeps them; None: each entry's DAG is looked up in ``dags``. With no DAG
-        paused (the usual case) no entry keeps its place (RND-4), so a loop pops the
-        front entries in bulk and drops the ended ones with one filter (issue 14: the
-        entry-by-entry walk was most of step 5's cost).
+        paused (the usual case) no entry keeps its place (RND-4): the front entries are
+        sliced off, none looked at (issue 14).
         """
+        self._check()
         self._sort_fresh()
-        taken: list[_Entry]
         if paused is not None and not paused:
-            taken = _take_live(self.fresh, cap) if self.fresh else []
-            if len(taken) < cap and self.queue:
-                taken += _take_live(self.queue, cap - len(taken))
+            taken = self._take_front(cap)
         else:
-            taken = []
-            self._take(self.fresh, taken, dags, cap, paused)
-            self._take(self.queue, taken, dags, cap, paused)
-        taken.sort(key=_run_after)  # stable: earlier place breaks ties
-        for run, _ in taken:
+            taken = self._take_unpaused(dags, cap, paused)
+        taken.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+        runs = [e[1] for e in taken]
+        for run in runs:
             run.last_scheduling_decision = now
-        self.queue.extend(taken)
-        return [run for run, _ in taken]
+        self.queue += taken
+        return runs
+
+    def _take_front(self, cap: int) -> list[_Entry]:
+        """The first ``cap`` entries (fresh ones first), out of the rotation."""
+        fresh, queue, head = self.fresh, self.queue, self.head
+        if fresh:
+            taken = fresh[:cap]
+            del fresh[:cap]
+            need = cap - len(taken)
+            if need <= 0:
+                return taken
+        else:
+            taken, need = [], cap
+        taken += queue[head : head + need]
+        head += need
+        if head >= len(queue):
+            queue.clear()
+            head = 0
+        elif head > _CUT and 2 * head > len(queue):
+            del queue[:head]  # the examined front: cut off once in a while
+            head = 0
+        self.head = head
+        return taken
+
+    def _take_unpaused(
+        self, dags: dict[str, DagState], cap: int, paused: Collection[str] | None
+    ) -> list[_Entry]:
+        """The first ``cap`` entries of unpaused DAGs; those of paused DAGs keep their
+        place (RND-4)."""
+        taken: list[_Entry] = []
+        for name in ("fresh", "queue"):
+            source = self.fresh if name == "fresh" else self.queue[self.head :]
+            kept: list[_Entry] = []
+            rest = 0
+            for entry in source:
+                if len(taken) >= cap:
+                    break
+                rest += 1
+                (kept if _is_paused(entry[1], dags, paused) else taken).append(entry)
+            remaining = kept + source[rest:]
+            if name == "fresh":
+                self.fresh = remaining
+            else:
+                self.queue, self.head = remaining, 0
+        return taken
 
     def examinations_until(
         self,
@@ -134,42 +228,22 @@ class Rotation:
         """
         if not wanted:
             return None
-        self._sort_fresh()  # the order the next examination sorts them into
-        place = 0
-        for source in (self.fresh, self.queue):
-            for run, start_date in source:
-                if run.state != "running" or run.start_date != start_date:
-                    continue  # dropped unseen by the examination (ended, or started again)
-                if _is_paused(run, dags, paused):
-                    continue  # RND-4: keeps its place, never taken
-                if id(run) in wanted:
+        self._check()
+        entries = self.entries()  # the order the next examination takes them in
+        if paused is not None and not paused:
+            for place, entry in enumerate(entries):
+                if id(entry[1]) in wanted:
                     return place // cap + 1
-                place += 1
-        return None
-
-    @staticmethod
-    def _take(
-        source: deque[_Entry],
-        taken: list[_Entry],
-        dags: dict[str, DagState],
-        cap: int,
-        paused: Collection[str] | None = None,
-    ) -> None:
-        """Move runs from the front of ``source`` to ``taken`` up to ``cap``; ended runs are
-        dropped, runs of paused DAGs keep their place."""
-        passed: list[_Entry] = []
-        pop, take = source.popleft, taken.append
-        while len(taken) < cap and source:
-            entry = pop()
-            run = entry[0]
-            if run.state != "running" or run.start_date != entry[1]:
-                continue  # ended (or started again: a newer entry stands for it)
+            return None
+        place = 0
+        for entry in entries:
+            run = entry[1]
             if _is_paused(run, dags, paused):
-                passed.append(entry)
-            else:
-                take(entry)
-        if passed:
-            source.extendleft(reversed(passed))
+                continue  # RND-4: keeps its place, never taken
+            if id(run) in wanted:
+                return place // cap + 1
+            place += 1
+        return None
 
     def skip(
         self,
@@ -184,95 +258,72 @@ class Rotation:
 
         Nothing else changes in those loops, so every one takes the first ``cap``
         examinable entries, sorts them by run_after and puts them at the back. Without
-        runs of paused DAGs in the queue (the usual case) that is a rotation of one list
+        runs of paused DAGs (the usual case) that is a rotation of one list
         (:meth:`_rotate`); with them, each loop is replayed as :meth:`examine` does it.
         """
         if count <= 0:
             return
-        if count * cap <= len(self.fresh) + len(self.queue):
-            # A short gap (the usual one: a few loops between busy instants): replaying
-            # it costs O(count * cap), less than the one pass over the whole queue that
-            # the rotation below starts with (issue 14). Ended entries stay until
-            # ``_take`` meets them, as in a real loop.
-            self._replay(dags, count, last, cap, paused)
+        self._check()
+        if not len(self):
             return
-        self._drop_ended()
         if paused is None:
-            some_paused = any(dags[run.dag_id].is_paused for run, _ in (*self.fresh, *self.queue))
+            some_paused = any(dags[e[1].dag_id].is_paused for e in self.entries())
         else:
-            some_paused = bool(paused) and any(
-                run.dag_id in paused for run, _ in (*self.fresh, *self.queue)
-            )
+            some_paused = bool(paused) and any(e[1].dag_id in paused for e in self.entries())
         if some_paused:
             self._replay(dags, count, last, cap, paused)
-        else:
-            self._rotate(dags, count, last, cap, paused)
-
-    def _drop_ended(self) -> None:
-        """Forget entries of runs that ended or started again: :meth:`_take` would drop
-        them unseen, so removing them first changes no examination."""
-        for name in ("fresh", "queue"):
-            entries: deque[_Entry] = getattr(self, name)
-            live = [e for e in entries if e[0].state == "running" and e[0].start_date == e[1]]
-            if len(live) < len(entries):
-                setattr(self, name, deque(live))
-
-    def _rotate(
-        self,
-        dags: dict[str, DagState],
-        count: int,
-        last: datetime,
-        cap: int,
-        paused: Collection[str] | None,
-    ) -> None:
-        """``count`` examinations when every entry is examinable: the front ``cap``
-        entries of fresh-then-queue, sorted by run_after, go to the back, ``count`` times,
-        on one list of runs. The rotation is deterministic, so once every fresh run has
-        been taken it is periodic: Brent's cycle search (one saved state, compared in C)
-        finds the period and whole periods are jumped over."""
-        self._sort_fresh()
-        entries = [*self.fresh, *self.queue]
-        size, fresh_size = len(entries), len(self.fresh)
-        if size <= cap:  # every run examined at once; later loops keep that order
-            self.examine(dags, last, cap, paused)
             return
-        # The rotation moves positions (ints) into ``entries``; each loop sorts its
-        # group by the runs' run_after, read from a list by position (the run_afters of
-        # one simulation share their UTC tzinfo, which datetime compares in C without
-        # an offset). Stable sorts keep the order.
-        key = [run.run_after for run, _ in entries].__getitem__
-        order, head, consumed, done = list(range(size)), 0, 0, 0
+        none: frozenset[str] = frozenset()
+        while self.fresh and count > 0:  # the fresh runs go first, a loop at a time
+            self.examine(dags, last, cap, none)
+            count -= 1
+        if count > 0:
+            self._rotate(count, last, cap)
+
+    def _rotate(self, count: int, last: datetime, cap: int) -> None:
+        """``count`` examinations when every entry is examinable and none is fresh: the
+        front ``cap`` entries, sorted by run_after, go to the back, ``count`` times.
+        The rotation is deterministic, so it is periodic: Brent's cycle search (one saved
+        state, compared in C) finds the period and whole periods are jumped over."""
+        start = self.queue[self.head :]
+        size = len(start)
+        if size <= cap:  # every run examined at once; later loops keep that order
+            start.sort(key=_RUN_AFTER)
+            for entry in start:
+                entry[1].last_scheduling_decision = last
+            self.queue, self.head = start, 0
+            return
+        order, head, consumed, done = start[:], 0, 0, 0
         saved: list[int] | None = None
         power = steps = 1
         while done < count:
             group = order[head : head + cap]
-            group.sort(key=key)  # stable: earlier place breaks ties
-            order.extend(group)
+            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+            order += group
             head += cap
             consumed += cap
             done += 1
             if head >= 4 * size:  # keep the list short: drop what was rotated away
                 del order[:head]
                 head = 0
-            if consumed < fresh_size + size or count - done < 2:
-                continue  # fresh runs still to take: no state can repeat yet
-            # The front positions differ unless the states may be equal: the whole state
-            # is copied only when Brent saves one (at powers of two), not every loop.
-            if saved is not None and order[head] == saved[0] and order[head:] == saved:
-                jumped = (count - done) // steps * steps
-                done += jumped
-                consumed += jumped * cap
-                saved = None  # the remainder is shorter than a period
-                continue
+            if consumed < size or count - done < 2:
+                continue  # an entry not taken yet: no state can repeat yet
+            # The front entries differ unless the states may be equal: the whole state
+            # is read only when Brent saves one (at powers of two), not every loop.
+            if saved is not None and id(order[head][1]) == saved[0]:
+                if [id(e[1]) for e in islice(order, head, None)] == saved:
+                    jumped = (count - done) // steps * steps
+                    done += jumped
+                    consumed += jumped * cap
+                    saved = None  # the remainder is shorter than a period
+                    continue
             if saved is None or steps == power:
-                saved, power, steps = order[head:], power * 2, 0
+                saved, power, steps = [id(e[1]) for e in islice(order, head, None)], power * 2, 0
             steps += 1
-        for run, _ in entries[: min(consumed, size)]:
-            run.last_scheduling_decision = last
-        remaining = [entries[i] for i in order[head:]]
-        fresh_left = max(0, fresh_size - consumed)
-        self.fresh = deque(remaining[:fresh_left])
-        self.queue = deque(remaining[fresh_left:])
+        for entry in start[: min(consumed, size)]:
+            entry[1].last_scheduling_decision = last
+        del order[:head]
+        self.queue, self.head = order, 0
 
     def _replay(
         self,
@@ -292,11 +343,15 @@ class Rotation:
                 return  # every examinable run was taken: later loops change nothing
             done += 1
             # Looking for the period costs a key per loop: only worth it for long gaps.
-            if count < 4 * (len(self.queue) // cap + 2) or count - done < 2:
+            queued = len(self.queue) - self.head
+            if count < 4 * (queued // cap + 2) or count - done < 2:
                 continue
-            if len(seen) * (len(self.queue) + 1) > _MEMO_LIMIT:
+            if len(seen) * (queued + 1) > _MEMO_LIMIT:
                 continue
-            key = (tuple(id(r) for r, _ in self.fresh), tuple(id(r) for r, _ in self.queue))
+            key = (
+                tuple(id(e[1]) for e in self.fresh),
+                tuple(id(e[1]) for e in islice(self.queue, self.head, None)),
+            )
             first = seen.get(key)
             if first is None:
                 seen[key] = done
@@ -306,18 +361,10 @@ class Rotation:
             seen.clear()
 
 
-def _take_live(source: deque[_Entry], need: int) -> list[_Entry]:
-    """Pop entries from the front of ``source`` until ``need`` live ones are out (or it
-    is empty); the ended ones are dropped (as :meth:`Rotation._take` does when no DAG is
-    paused). Pops ``need`` at a time and filters each batch in one pass."""
-    out: list[_Entry] = []
-    pop = source.popleft
-    while need > 0 and source:
-        batch = [pop() for _ in range(min(need, len(source)))]
-        live = [e for e in batch if e[0].state == "running" and e[0].start_date == e[1]]
-        out += live
-        need -= len(live)
-    return out
+def _live(entry: _Entry) -> bool:
+    """Does ``entry`` stand for a running run (not one ended, or started again since)?"""
+    run = entry[1]
+    return run.state == "running" and run.start_date == entry[2]
 
 
 def _is_paused(run: DagRun, dags: dict[str, DagState], paused: Collection[str] | None) -> bool:
@@ -326,9 +373,8 @@ def _is_paused(run: DagRun, dags: dict[str, DagState], paused: Collection[str] |
     return run.dag_id in paused if paused is not None else dags[run.dag_id].is_paused
 
 
-def _run_after(entry: _Entry) -> datetime:
-    return entry[0].run_after
-
+#: The examined front of the queue is cut off once it is this long and half the list.
+_CUT = 256
 
 #: Ids kept while looking for the rotation's period (memory bound).
 _MEMO_LIMIT = 2_000_000

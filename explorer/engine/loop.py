@@ -206,7 +206,7 @@ def catch_up_examination(sim: Host, t: datetime) -> None:
         return
     after = st.examined_upto
     st.examined_upto = last
-    if not st.rotation.fresh and not st.rotation.queue:
+    if not len(st.rotation):
         return
 
     count = sim.ticks.count_between(after, last)
@@ -260,7 +260,7 @@ def explicit_tick(sim: Host, action: act.Tick) -> None:
     else:  # a loop all the same: step 5's rotation moves on (RND-6)
         cap = sim.config.max_dagruns_per_loop_to_schedule
         st.rotation.examine(st.dags, action.at, cap, st.paused_ids)
-    st.rotation.changed()  # an examination off the grid
+    st.rotation.moved()  # an examination off the grid (runs it ended: Rotation.ended)
     st.last_tick = action.at
     st.examined_upto = max(st.examined_upto or action.at, action.at)
 
@@ -474,7 +474,7 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     cap = sim.config.max_dagruns_per_loop_to_schedule
     examined = st.rotation.examine(st.dags, now, cap, st.paused_ids)
     st.examined_upto = now
-    st.rotation.changed()  # runs may end below: the order the reasons read changes
+    st.rotation.moved()  # runs may end below: the order the reasons read changes
     if not st.touched:
         return False
     touched, dags = st.touched, st.dags
@@ -502,12 +502,19 @@ def finish_runs(sim: Host, now: datetime) -> bool:
             if r.state == "running" and (r.dag_id, r.nth) in touched
         ]
         done += sorted(swept, key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
-    finished = False
+        if swept:
+            st.rotation.changed()  # their entries are not at the back: dropped when next read
+    finished = ended = False
     for run in done:
         if run.state == "running" and all(t.finished for t in run.tasks):
             failed = any(t.state == "failed" for t in run.tasks)
             lifecycle.finish_run(sim, run, "failed" if failed else "success", now)
+            ended = True
             finished = finished or any(r.state == "queued" for r in dags[run.dag_id].active)
+    if ended:
+        # The examined runs that ended leave the rotation now, from the back where the
+        # examination put them; none is left for a later loop to pass over (issue 14).
+        st.rotation.ended(len(examined))
     # The runs looked at leave ``touched``; a run that stopped running otherwise left it
     # when it did (lifecycle.finish_run, lifecycle.activate).
     for run in done:

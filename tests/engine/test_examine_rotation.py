@@ -55,7 +55,7 @@ def rotations(draw: st.DrawFn) -> tuple[Rotation, dict[str, Any], int, int]:
             state="running",
             start_date=started,
         )
-        entry = (run, started)
+        entry = (run.run_after, run, started)
         if draw(st.booleans()):
             rotation.started(run)  # type: ignore[arg-type]
             rotation.fresh[-1] = entry  # type: ignore[assignment]
@@ -64,9 +64,10 @@ def rotations(draw: st.DrawFn) -> tuple[Rotation, dict[str, Any], int, int]:
             rotation.queue.append(entry)  # type: ignore[arg-type]
         ending = draw(st.integers(0, 9))
         if ending == 0:
-            run.state = "success"  # ended: its entry is stale
+            run.state = "success"  # ended: its entry is dead
         elif ending == 1:
             run.start_date = started + timedelta(hours=1)  # started again elsewhere
+    rotation.changed()  # runs ended or started again outside a loop: as a script step says
     cap = draw(st.sampled_from((1, 3, 20)))
     count = draw(st.integers(1, 400))
     return rotation, dags, cap, count
@@ -82,11 +83,12 @@ def _state(rotation: Rotation) -> tuple[list[int], list[int]]:
     def live(entries: Any) -> list[int]:
         return [
             run.name
-            for run, started in entries
+            for _, run, started in entries
             if run.state == "running" and run.start_date == started
         ]
 
-    return live(rotation.fresh), live(rotation.queue)
+    rotation._sort_fresh()  # the order the next examination reads them in
+    return live(rotation.fresh), live(rotation.queue[rotation.head :])
 
 
 @settings(max_examples=300, deadline=None)
@@ -103,12 +105,12 @@ def test_skip_is_the_replay_of_every_skipped_loop(
     assert _state(fast) == _state(slow)
     stamps_fast = sorted(  # entries of ended runs are dead either way
         (run.name, run.last_scheduling_decision)
-        for run, started in (*fast.fresh, *fast.queue)
+        for _, run, started in fast.entries()
         if run.state == "running" and run.start_date == started
     )
     stamps_slow = sorted(
         (run.name, run.last_scheduling_decision)
-        for run, started in (*slow.fresh, *slow.queue)
+        for _, run, started in slow.entries()
         if run.state == "running" and run.start_date == started
     )
     assert stamps_fast == stamps_slow
@@ -124,7 +126,6 @@ def test_a_long_gap_jumps_whole_periods_and_lands_where_the_replay_does() -> Non
     for name in range(47):
         run = Run(name, "d", T0 + timedelta(minutes=name % 7), "running", T0)
         rotation.started(run)  # type: ignore[arg-type]
-        rotation.fresh[-1] = (run, T0)  # type: ignore[assignment]
     fast, slow = copy.deepcopy(rotation), copy.deepcopy(rotation)
     last = T0 + timedelta(days=1)
     fast.skip(dags, 86_400, last, 20)  # a day of one-second loops

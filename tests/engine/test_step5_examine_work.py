@@ -129,6 +129,7 @@ def play(history: list[tuple[str, int, str]], cap: int, with_paused_ids: bool) -
                 run.start_date = now
                 rotation.started(run)  # type: ignore[arg-type]
                 model.started(run)
+            rotation.changed()  # as the loop says it at a script step (loop.process_instant)
         elif kind in ("pause", "unpause"):
             dags[dag_id].is_paused = kind == "pause"
             (paused.add if kind == "pause" else paused.discard)(dag_id)
@@ -224,6 +225,8 @@ def test_with_no_dag_paused_an_examination_looks_no_dag_up() -> None:
         now = T0 + timedelta(seconds=i)
         if i % 7 == 3:  # runs end between loops; their entries are dropped when met
             runs[i].state = slow_runs[i].state = "success"
+            fast.changed()
+            slow.changed()
         CountingDags.lookups = 0
         got = [r.name for r in fast.examine(dags, now, 20, set())]  # type: ignore[arg-type]
         assert CountingDags.lookups == 0

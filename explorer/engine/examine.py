@@ -43,7 +43,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import chain, islice
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
@@ -294,7 +294,7 @@ class Rotation:
             self.queue, self.head = start, 0
             return
         order, head, consumed, done = start[:], 0, 0, 0
-        saved: list[int] | None = None
+        saved: list[_Entry] | None = None
         power = steps = 1
         while done < count:
             group = order[head : head + cap]
@@ -309,16 +309,17 @@ class Rotation:
             if consumed < size or count - done < 2:
                 continue  # an entry not taken yet: no state can repeat yet
             # The front entries differ unless the states may be equal: the whole state
-            # is read only when Brent saves one (at powers of two), not every loop.
-            if saved is not None and id(order[head][1]) == saved[0]:
-                if [id(e[1]) for e in islice(order, head, None)] == saved:
+            # is read only when Brent saves one (at powers of two), not every loop; it
+            # is compared entry by entry by identity, in C.
+            if saved is not None and order[head] is saved[0]:
+                if all(map(is_, order[head:], saved)):
                     jumped = (count - done) // steps * steps
                     done += jumped
                     consumed += jumped * cap
                     saved = None  # the remainder is shorter than a period
                     continue
             if saved is None or steps == power:
-                saved, power, steps = [id(e[1]) for e in islice(order, head, None)], power * 2, 0
+                saved, power, steps = order[head:], power * 2, 0
             steps += 1
         for entry in start[: min(consumed, size)]:
             entry[1].last_scheduling_decision = last

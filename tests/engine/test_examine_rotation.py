@@ -131,3 +131,119 @@ def test_a_long_gap_jumps_whole_periods_and_lands_where_the_replay_does() -> Non
     fast.skip(dags, 86_400, last, 20)  # a day of one-second loops
     _replay(slow, dags, 86_400, last, 20)
     assert _state(fast) == _state(slow)
+
+
+class PlainModel:
+    """Step 5 as the plainest reading of RND-6: the runs never examined (by run_after,
+    in starting order among ties) before the examined ones; every loop takes the first
+    ``cap`` of unpaused DAGs, sorts them by run_after (stably) and puts them at the back;
+    an ended run leaves at once."""
+
+    def __init__(self) -> None:
+        self.fresh: list[Run] = []
+        self.queue: list[Run] = []
+        self.stamps: dict[int, datetime] = {}  # by name: when last examined
+
+    def loop(self, paused: set[str], cap: int, now: datetime = T0) -> list[int]:
+        order = sorted(self.fresh, key=lambda r: r.run_after) + self.queue
+        taken = [r for r in order if r.dag_id not in paused][:cap]
+        self.fresh = [r for r in self.fresh if r not in taken]
+        self.queue = [r for r in self.queue if r not in taken]
+        taken.sort(key=lambda r: r.run_after)
+        self.queue += taken
+        self.stamps.update((r.name, now) for r in taken)
+        return [r.name for r in taken]
+
+    def drop(self, run: Run) -> None:
+        self.fresh = [r for r in self.fresh if r is not run]
+        self.queue = [r for r in self.queue if r is not run]
+
+
+#: One step between skips: ("start", how many, run_after spread), ("loop_end", pick, 0): a
+#: loop that ends some of the runs it examined (``Rotation.ended``), ("end", pick, 0): a
+#: run ended outside a loop (``Rotation.changed``), ("pause"/"unpause", dag, 0),
+#: ("skip", loops, 0), ("until", pick, 0).
+plain_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("start"), st.integers(1, 60), st.sampled_from((1, 3, 24))),
+        st.tuples(st.just("loop_end"), st.integers(0, 10_000), st.just(0)),
+        st.tuples(st.just("end"), st.integers(0, 10_000), st.just(0)),
+        st.tuples(st.just("pause"), st.integers(0, 5), st.just(0)),
+        st.tuples(st.just("unpause"), st.integers(0, 5), st.just(0)),
+        st.tuples(st.just("skip"), st.integers(1, 300), st.just(0)),
+        st.tuples(st.just("until"), st.integers(0, 10_000), st.just(0)),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_steps, st.sampled_from((1, 3, 7, 20)), st.randoms(use_true_random=False))
+def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
+    history: list[tuple[str, int, int]], cap: int, rnd: Any
+) -> None:
+    """The rotation (skips of up to 300 loops, ``examinations_until``, runs ended by the
+    loop that examined them or outside a loop, pauses) against :class:`PlainModel`
+    replaying every loop: ties in run_after are the rule (many DAGs due at the same
+    midnight), the runs up to a few hundred, the cap rarely dividing their number."""
+    dags = {f"d{i}": Dag(False) for i in range(6)}
+    rotation, model = Rotation(), PlainModel()
+    running: list[Run] = []
+    now, made = T0, 0
+    for kind, value, spread in history:
+        now += timedelta(minutes=1)
+        paused = {d for d, dag in dags.items() if dag.is_paused}
+        if kind == "start":
+            for _ in range(value):
+                run = Run(made, f"d{rnd.randrange(6)}", T0 + timedelta(hours=rnd.randrange(spread)), "running", now)
+                made += 1
+                running.append(run)
+                rotation.started(run)  # type: ignore[arg-type]
+                model.fresh.append(run)
+        elif kind == "loop_end":
+            examined = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
+            assert [r.name for r in examined] == model.loop(paused, cap, now)
+            ending = [r for i, r in enumerate(examined) if (value >> i) & 1]
+            for run in ending:
+                run.state = "success"  # type: ignore[assignment]
+                running.remove(run)  # type: ignore[arg-type]
+                model.drop(run)  # type: ignore[arg-type]
+            if ending:
+                rotation.ended(len(examined))
+        elif kind == "end" and running:
+            run = running.pop(value % len(running))
+            run.state = "success"
+            model.drop(run)
+            rotation.changed()
+        elif kind in ("pause", "unpause"):
+            dags[f"d{value}"].is_paused = kind == "pause"
+            rotation.changed()
+        elif kind == "skip":
+            rotation.skip(dags, value, now, cap, paused)  # type: ignore[arg-type]
+            for _ in range(value):
+                model.loop(paused, cap, now)  # a skip stamps its runs with its latest loop
+        elif kind == "until" and running:
+            wanted = {running[(value * (i + 1)) % len(running)] for i in range(1 + value % 3)}
+            count = rotation.examinations_until(
+                {id(r) for r in wanted},
+                dags,  # type: ignore[arg-type]
+                cap,
+                paused,
+            )
+            probe = PlainModel()
+            probe.fresh, probe.queue = model.fresh[:], model.queue[:]
+            names = {r.name for r in wanted}
+            seen = next(
+                (n for n in range(1, len(running) // cap + 3) if names & set(probe.loop(paused, cap))),
+                None,
+            )
+            assert count == seen
+        stamps = {r.name: r.last_scheduling_decision for r in running}
+        assert stamps == {r.name: model.stamps.get(r.name) for r in running}
+    # The order left is the model's: the next loops examine what it examines.
+    paused = {d for d, dag in dags.items() if dag.is_paused}
+    for _ in range(len(running) // cap + 2):
+        now += timedelta(minutes=1)
+        got = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
+        assert [r.name for r in got] == model.loop(paused, cap)
+        assert all(r.last_scheduling_decision == now for r in got)

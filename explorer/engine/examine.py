@@ -97,6 +97,7 @@ class Rotation:
     def ended(self, examined: int) -> None:
         """Some of the ``examined`` runs the latest examination took (the back of the
         queue) ended: their entries go."""
+        self.epoch += 1
         queue = self.queue
         if examined <= 0 or len(queue) - self.head < examined:
             self.unchecked = True  # not where the latest examination put them

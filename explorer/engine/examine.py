@@ -76,8 +76,9 @@ class Rotation:
     #: before the order is next read.
     unchecked: bool = False
     #: Counts the changes of the examination order other than loops following it
-    #: (a run started, an examination that may end runs, a pause: :meth:`changed`); a
-    #: loop the caller derived from the order stays right while it is unchanged.
+    #: (a run started or ended, an examination, a pause: :meth:`changed`, :meth:`moved`,
+    #: :meth:`ended`); a loop the caller derived from the order stays right while it is
+    #: unchanged.
     epoch: int = 0
     #: The caller's memo of such a loop (``loop.earliest_reason``): the epoch and the
     #: ids of the runs it was derived for, and the loop.

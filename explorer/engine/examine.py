@@ -194,20 +194,9 @@ class Rotation:
         """The first ``cap`` entries of unpaused DAGs; those of paused DAGs keep their
         place (RND-4)."""
         taken: list[_Entry] = []
-        for name in ("fresh", "queue"):
-            source = self.fresh if name == "fresh" else self.queue[self.head :]
-            kept: list[_Entry] = []
-            rest = 0
-            for entry in source:
-                if len(taken) >= cap:
-                    break
-                rest += 1
-                (kept if _is_paused(entry[1], dags, paused) else taken).append(entry)
-            remaining = kept + source[rest:]
-            if name == "fresh":
-                self.fresh = remaining
-            else:
-                self.queue, self.head = remaining, 0
+        self.fresh = _take_from(self.fresh, taken, dags, cap, paused)
+        self.queue = _take_from(self.queue[self.head :], taken, dags, cap, paused)
+        self.head = 0
         return taken
 
     def examinations_until(
@@ -313,13 +302,12 @@ class Rotation:
             # The front entries differ unless the states may be equal: the whole state
             # is read only when Brent saves one (at powers of two), not every loop; it
             # is compared entry by entry by identity, in C.
-            if saved is not None and order[head] is saved[0]:
-                if all(map(is_, order[head:], saved)):
-                    jumped = (count - done) // steps * steps
-                    done += jumped
-                    consumed += jumped * cap
-                    saved = None  # the remainder is shorter than a period
-                    continue
+            if saved is not None and order[head] is saved[0] and all(map(is_, order[head:], saved)):
+                jumped = (count - done) // steps * steps
+                done += jumped
+                consumed += jumped * cap
+                saved = None  # the remainder is shorter than a period
+                continue
             if saved is None or steps == power:
                 saved, power, steps = order[head:], power * 2, 0
             steps += 1
@@ -362,6 +350,25 @@ class Rotation:
             period = done - first
             done += (count - done) // period * period
             seen.clear()
+
+
+def _take_from(
+    source: list[_Entry],
+    taken: list[_Entry],
+    dags: dict[str, DagState],
+    cap: int,
+    paused: Collection[str] | None,
+) -> list[_Entry]:
+    """Move entries of unpaused DAGs from the front of ``source`` to ``taken`` up to
+    ``cap``; returns what is left, the entries of paused DAGs passed over in front."""
+    kept: list[_Entry] = []
+    passed = 0
+    for entry in source:
+        if len(taken) >= cap:
+            break
+        passed += 1
+        (kept if _is_paused(entry[1], dags, paused) else taken).append(entry)
+    return kept + source[passed:] if passed else source
 
 
 def _live(entry: _Entry) -> bool:

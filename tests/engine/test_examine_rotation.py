@@ -195,7 +195,8 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
         paused = {d for d, dag in dags.items() if dag.is_paused}
         if kind == "start":
             for _ in range(value):
-                run = Run(made, f"d{rnd.randrange(6)}", T0 + timedelta(hours=rnd.randrange(spread)), "running", now)
+                run_after = T0 + timedelta(hours=rnd.randrange(spread))
+                run = Run(made, f"d{rnd.randrange(6)}", run_after, "running", now)
                 made += 1
                 running.append(run)
                 rotation.started(run)  # type: ignore[arg-type]
@@ -233,10 +234,8 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
             probe = PlainModel()
             probe.fresh, probe.queue = model.fresh[:], model.queue[:]
             names = {r.name for r in wanted}
-            seen = next(
-                (n for n in range(1, len(running) // cap + 3) if names & set(probe.loop(paused, cap))),
-                None,
-            )
+            loops = range(1, len(running) // cap + 3)
+            seen = next((n for n in loops if names & set(probe.loop(paused, cap))), None)
             assert count == seen
         stamps = {r.name: r.last_scheduling_decision for r in running}
         assert stamps == {r.name: model.stamps.get(r.name) for r in running}

@@ -40,7 +40,9 @@ from explorer.engine.runs import (
 from explorer.engine.runspill import (
     BlockCache,
     RowBlock,
+    SpillArray,
     SpillFile,
+    SpillPool,
     block_bytes,
     read_block,
 )
@@ -178,6 +180,9 @@ class RunLog(_RunsView):
         #: older ones are read back a block at a time on demand (adr/0006, runspill).
         self._spill_rows = spill_rows
         self._spill: SpillFile | None = None
+        #: where the indexes that grow with the runs (each DAG's run ids, logical dates
+        #: and asset run_afters, the asset events) put their old entries (runspill)
+        self.pool = SpillPool(spill_rows)
         #: the spilled blocks of rows: (offset, task instances, consumed ids, first task
         #: instance, first consumed id), block ``k`` holding rows ``k * spill_rows ..``;
         #: and the offsets of the spilled blocks of the id → row map
@@ -708,23 +713,34 @@ _TRIGGERED_BY: dict[str, TriggeredBy] = {
 
 
 class DagRuns(_RunsView):
-    """One DAG's runs in creation order (``nth``), read through the simulation's log."""
+    """One DAG's runs in creation order (``nth``), read through the simulation's log.
+
+    The ids are a :class:`~explorer.engine.runspill.SpillArray` of the log's pool: on a
+    spilling log the old ones go to the scratch file in chunks (adr/0006)."""
 
     __slots__ = ("_ids", "_runs_log")
 
     def __init__(self, log: RunLog) -> None:
         self._runs_log = log
-        self._ids = array("I")
+        self._ids = SpillArray("I", log.pool)
 
     @property
     def _log(self) -> RunLog:
         return self._runs_log
 
+    @property
+    def pool(self) -> SpillPool:
+        """The run log's pool (the DAG's other indexes spill there too)."""
+        return self._runs_log.pool
+
     def _id_list(self) -> Sequence[int]:
-        return self._ids
+        return self._ids  # type: ignore[return-value]  # len, int index and iteration
 
     def __len__(self) -> int:
         return len(self._ids)
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)
 
     @overload
     def __getitem__(self, index: int) -> DagRun: ...
@@ -735,13 +751,19 @@ class DagRuns(_RunsView):
     def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
         """A run by ``nth`` straight from the log (every task timer that fires reads one)."""
         if index.__class__ is int:
-            return self._runs_log.get(self._ids[index])
-        return _RunsView.__getitem__(self, index)
+            ids = self._ids
+            local = index - ids.start  # type: ignore[operator]
+            if local >= 0:
+                return self._runs_log.get(ids.head[local])
+            return self._runs_log.get(ids[index])  # type: ignore[index]
+        assert isinstance(index, slice)
+        log, ids = self._runs_log, self._ids
+        return [log.get(ids[i]) for i in range(len(ids))[index]]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
         """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""
         out = DagRuns(copy.deepcopy(self._runs_log, memo))
-        out._ids = array("I", self._ids)
+        out._ids = self._ids.copy()
         memo[id(self)] = out
         return out
 
@@ -757,3 +779,7 @@ class DagRuns(_RunsView):
 
     def append(self, run: DagRun) -> None:
         self._ids.append(run.id)
+
+    def truncate(self, count: int) -> None:
+        """Back to the first ``count`` runs (a Back snapshot's restore)."""
+        self._ids.truncate(count)

@@ -81,6 +81,7 @@ class _LogMark:
         for table in (log._run_ids, log._partitions, log._backfills):
             _drop_tail(table, rows)
         _drop_tail(log._inlets, tasks)
+        log.stale_rows = {row for row in log.stale_rows if row < rows}
         _drop_codes(log._dag_codes, len(log._dag_names))
         _drop_codes(log._id_tuple_codes, len(log._id_tuples))
         # a cached run stays valid where its row is the snapshot's (packed runs never

@@ -76,10 +76,10 @@ class LogicalDates:
         keys, nths = self.keys, self.nths
         found: list[int] = []
         if first is not None:
-            found.extend(nths.slice(0, keys.bisect_left(first)))
+            found.extend(nths.take(0, keys.bisect_left(first)))
             found.extend(n for k, n in self.late.items() if k < first)
         if last is not None:
-            found.extend(nths.slice(keys.bisect_right(last), len(nths)))
+            found.extend(nths.take(keys.bisect_right(last), len(nths)))
             found.extend(n for k, n in self.late.items() if k > last)
         return found
 

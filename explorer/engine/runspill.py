@@ -325,7 +325,7 @@ class SpillArray:
             return self.head[local]  # IndexError past the end, as an array's
         return self._chunk_at(index // self._chunk)[index % self._chunk]
 
-    def slice(self, lo: int, hi: int) -> list[int]:
+    def take(self, lo: int, hi: int) -> list[int]:
         """Entries ``lo .. hi`` (0 <= lo <= hi <= len) as a list."""
         start = self.start
         if lo >= start:

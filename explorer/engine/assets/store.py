@@ -397,7 +397,7 @@ class EventIndex(Sequence[AssetEvent]):
         """Ids of the events with ``floor < timestamp <= upto`` (epoch us), in order."""
         stamps = self.stamps
         lo = 0 if floor is None else stamps.bisect_right(floor)
-        return self.ids.slice(lo, max(lo, stamps.bisect_right(upto)))
+        return self.ids.take(lo, max(lo, stamps.bisect_right(upto)))
 
     def latest_upto(self, upto: int) -> int | None:
         """The id of the latest event with ``timestamp <= upto``."""

@@ -202,9 +202,12 @@ def compute_alerts(
         and dag.spec.timetable.asset_condition is not None
     ]
     # One pass over the run log for every consumer (a spilled log is read once, adr/0006).
-    created = sim.runs.instants_by_dag(
-        "created_at", "asset_triggered", (dag.dag_id for dag in consumers)
-    )
+    created = {
+        dag_id: [at for (at,) in values]
+        for dag_id, values in sim.runs.instants_by_dag(
+            ("created_at",), "asset_triggered", (dag.dag_id for dag in consumers)
+        ).items()
+    }
     for dag in sim.dags.values():
         if not dag.deployed or dag.deployed_at is None:
             continue

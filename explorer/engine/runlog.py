@@ -87,6 +87,7 @@ RUN_STATES = _RUN_STATES
 # Per packed run, these instants in this order (stride 7 in ``RunLog._times``).
 _TIME_FIELDS = 7
 _TIME_INDEX = {"logical_date": 0, "run_after": 3, "created_at": 4, "start_date": 5, "end_date": 6}
+_ROW_INDEX = {**_TIME_INDEX, "data_interval_start": 1, "data_interval_end": 2}
 
 
 #: Entries an :class:`RunLog`'s instant memo holds before it starts afresh: a few
@@ -280,7 +281,7 @@ class RunLog(_RunsView):
         if not derived_run_id:
             self._own_run_ids.add(run.id)
         if self._spill_rows and len(self._row) >= 2 * self._spill_rows:
-            self._spill_ids()
+            self._maybe_spill_ids()
 
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
@@ -424,20 +425,23 @@ class RunLog(_RunsView):
                 yield None if value == none else epoch + one_us * value
 
     def instants_by_dag(
-        self, name: str, run_type: RunType, dag_ids: Iterable[str]
-    ) -> dict[str, list[datetime | None]]:
-        """``DagRuns.instants(name, run_type)`` of many DAGs at once, by dag_id.
+        self, names: Sequence[str], run_type: RunType, dag_ids: Iterable[str]
+    ) -> dict[str, list[tuple[datetime | None, ...]]]:
+        """Instant fields ``names`` (those of :meth:`instants`, plus
+        ``data_interval_start`` and ``data_interval_end``: None both when the run has no
+        interval) of the runs of one type of many DAGs at once, by dag_id.
 
         One pass over the packed rows a block at a time (a spilled block is read back
-        once, not once per DAG: adr/0006), then the live runs; each DAG's values in
-        creation order (``nth``), equal to what its :class:`DagRuns` view reads."""
-        column = _TIME_INDEX[name]
+        once, not once per DAG: adr/0006), then the live runs; each DAG's runs in
+        creation order (``nth``), each value equal to the run's own."""
+        columns = [_ROW_INDEX[name] for name in names]
         code = _RUN_TYPE_CODE[run_type]
         wanted = set(dag_ids)
-        dag_codes = np.array([c for n, c in self._dag_codes.items() if n in wanted], dtype=np.int64)
-        found: dict[str, list[tuple[int, datetime | None]]] = {d: [] for d in wanted}
+        dag_codes = np.array([c for n, c in self._dag_codes.items() if n in wanted], np.int64)
+        found: dict[str, list[tuple[int, tuple[datetime | None, ...]]]] = {d: [] for d in wanted}
         epoch, one_us, none = _EPOCH, _ONE_US, _NONE
         stale = np.fromiter(self.stale_rows, dtype=np.int64, count=len(self.stale_rows))
+        names_of = self._dag_names
         for index, first in enumerate(self.row_block_starts):
             dag, codes, times, nth = self.row_block(index)
             if not len(codes):
@@ -448,15 +452,33 @@ class RunLog(_RunsView):
             if len(stale):
                 mask &= ~np.isin(np.arange(first, first + len(codes)), stale)
             rows = np.flatnonzero(mask)
-            values = np.frombuffer(times, dtype=np.int64)[rows * _TIME_FIELDS + column]
-            nths = np.frombuffer(nth, dtype=np.uint32)[rows]
-            names = self._dag_names
-            for d, n, v in zip(dag_np[rows].tolist(), nths.tolist(), values.tolist(), strict=True):
-                found[names[d]].append((n, None if v == none else epoch + one_us * v))
+            table = np.frombuffer(times, dtype=np.int64).reshape(-1, _TIME_FIELDS)[rows]
+            no_interval = (table[:, 1] == none) | (table[:, 2] == none)  # as _unpack reads
+            table[no_interval, 1:3] = none
+            values = table[:, columns].tolist()
+            nths = np.frombuffer(nth, dtype=np.uint32)[rows].tolist()
+            for d, n, row in zip(dag_np[rows].tolist(), nths, values, strict=True):
+                found[names_of[d]].append(
+                    (n, tuple(None if v == none else epoch + one_us * v for v in row))
+                )
         for run in self._live.values():
             if run.run_type == run_type and run.dag_id in found:
-                found[run.dag_id].append((run.nth, getattr(run, name)))
+                found[run.dag_id].append((run.nth, tuple(_instant(run, n) for n in names)))
         return {d: [v for _, v in sorted(pairs, key=_first)] for d, pairs in found.items()}
+
+    def count(self, run_type: RunType) -> int:
+        """How many runs of ``run_type`` the log holds, read from the columns a block at
+        a time (without building the packed runs)."""
+        code = _RUN_TYPE_CODE[run_type]
+        total = sum(run.run_type == run_type for run in self._live.values())
+        for index, first in enumerate(self.row_block_starts):
+            codes = np.frombuffer(self.row_block(index)[1], dtype=np.uint8)
+            mine = (codes >> 4) == code
+            total += int(mine.sum())
+            for row in self.stale_rows:
+                if first <= row < first + len(codes) and mine[row - first]:
+                    total -= 1
+        return total
 
     def state(self, run_id: int) -> RunState:
         """A run's state, read without building the run when it is packed."""
@@ -631,6 +653,26 @@ class RunLog(_RunsView):
         self._flat0 += flat
         self._consumed0 += consumed
 
+    def _maybe_spill_ids(self) -> None:
+        """Spill the oldest block of the id → row map once every run in it is packed, or
+        once four blocks are resident whatever their runs.
+
+        A run packed after its id left memory costs an entry of ``_row_over`` (about a
+        hundred bytes, for the rest of the simulation): spilling a block while runs of
+        it are still queued or running made that the case for every run that outlives
+        ``spill_rows`` newer ones. Waiting for them keeps ``_row_over`` to the runs
+        still live after ``3 * spill_rows`` newer ones (a task held for ever). The
+        check (a C scan for the first live run) runs every ``spill_rows // 64`` runs."""
+        n, row = self._spill_rows, self._row
+        if len(row) < 4 * n and (len(row) - 2 * n) % max(1, n >> 6):
+            return
+        try:
+            first_live = row.index(-1)
+        except ValueError:
+            first_live = len(row)
+        if first_live >= n or len(row) >= 4 * n:
+            self._spill_ids()
+
     def _spill_ids(self) -> None:
         """Move the oldest ``spill_rows`` entries of the id → row map to the scratch file."""
         n = self._spill_rows
@@ -747,6 +789,17 @@ class RunLog(_RunsView):
 
 def _first(pair: tuple[int, Any]) -> int:
     return pair[0]
+
+
+def _instant(run: DagRun, name: str) -> datetime | None:
+    """A run's instant field by the names of :meth:`RunLog.instants_by_dag`."""
+    if name in ("data_interval_start", "data_interval_end"):
+        interval = run.data_interval
+        if interval is None:
+            return None
+        return interval.start if name == "data_interval_start" else interval.end
+    value: datetime | None = getattr(run, name)
+    return value
 
 
 #: Who triggers each run type in this simulator (the creation sites pass these).

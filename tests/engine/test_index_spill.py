@@ -298,9 +298,46 @@ def test_instants_by_dag_reads_each_dag_like_its_own_view(
     _fill(log, runs, [what for _, what, _ in drawn])
     del runs, drawn
     gc.collect()
-    for run_type in ("asset_triggered", "scheduled", "backfill"):
-        for name in ("created_at", "run_after", "logical_date"):
-            got = log.instants_by_dag(name, run_type, ["x", "z"])
-            assert set(got) == {"x", "z"}
-            for dag_id, values in got.items():
-                assert values == list(views[dag_id].instants(name, run_type))  # type: ignore[arg-type]
+    names = ("created_at", "data_interval_end", "run_after", "data_interval_start", "end_date")
+    for run_type in ("asset_triggered", "scheduled", "backfill", "manual"):
+        got = log.instants_by_dag(names, run_type, ["x", "z"])
+        assert set(got) == {"x", "z"}
+        for dag_id, values in got.items():
+            runs_of_type = [run for run in views[dag_id] if run.run_type == run_type]
+            assert values == [
+                (
+                    run.created_at,
+                    run.data_interval and run.data_interval.end,
+                    run.run_after,
+                    run.data_interval and run.data_interval.start,
+                    run.end_date,
+                )
+                for run in runs_of_type
+            ]
+        assert log.count(run_type) == sum(run.run_type == run_type for run in log)
+
+
+def test_an_id_block_leaves_memory_once_its_runs_are_packed() -> None:
+    """A run packed after its id was spilled costs an entry of ``_row_over`` for good: the
+    id → row map waits for a block's runs to end (up to four blocks resident) before it
+    spills it. Runs here end 12 runs after they start, with 8-id blocks; one never ends
+    until the last."""
+    log = RunLog(spill_rows=8)
+    held = _run(0)
+    log.append(held)
+    running: list[DagRun] = []
+    for nth in range(1, 400):
+        run = _run(nth)
+        log.append(run)
+        running.append(run)
+        if len(running) > 12:
+            assert log.freeze(running.pop(0))
+        assert len(log._row) <= 4 * 8
+        assert not log._row_over
+    assert log._id0 > 0  # the held run's block went at four blocks resident
+    for run in (*running, held):
+        assert log.freeze(run)
+    assert list(log._row_over) == [0]
+    del running, held
+    gc.collect()
+    assert [run.nth for run in log] == list(range(400)) and log[0] == _run(0, id=0)

@@ -316,17 +316,23 @@ class EventLog(Sequence[AssetEvent]):
         for event_id in range(len(self)):
             yield self.get(event_id)
 
-    def __delitem__(self, index: slice) -> None:
-        """``del log[n:]`` (a Back snapshot's restore)."""
-        if index.stop is not None or index.step is not None or index.start is None:
+    def __delitem__(self, index: int | slice) -> None:
+        """``del log[n:]`` (a Back snapshot's restore) or ``del log[-1]``: the log is
+        only ever cut back at its end."""
+        if isinstance(index, int):
+            index = slice(index % len(self), None) if index in (-1, len(self) - 1) else index
+        if not isinstance(index, slice) or index.stop is not None or index.step is not None:
             raise TypeError("the event log is only cut back at its end: del log[n:]")
-        count = min(index.start, len(self))
+        count = min(index.start or 0, len(self))
         for event_id in range(count, len(self)):
             self._cache.pop(event_id)
             self._odd.pop(event_id, None)
         for column in (self._stamps, self._codes, self._nths):
             column.truncate(count)
         self._last = (None, 0)
+
+    def clear(self) -> None:
+        del self[0:]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (EventLog, list, tuple)):

@@ -43,10 +43,18 @@ class LogicalDates:
         """Keep the first run with ``at`` (later ones with the same date are refused)."""
         key = epoch_us(at)
         keys = self.keys
+        head = keys.head
+        if head and key > head[-1]:  # the usual case: the latest date, appended
+            head.append(key)
+            self.nths.head.append(nth)
+            if len(head) >= keys.limit:
+                keys.spill()
+                self.nths.spill()
+            return
         index = keys.bisect_left(key)
         if index < len(keys) and keys[index] == key:
             return
-        if index == len(keys):  # the usual case: the latest date
+        if index == len(keys):
             keys.append(key)
             self.nths.append(nth)
         elif key in self.late:
@@ -59,6 +67,12 @@ class LogicalDates:
     def get(self, at: datetime) -> int | None:
         key = epoch_us(at)
         keys = self.keys
+        head = keys.head
+        if head and head[0] <= key:  # SpillArray.bisect_left's resident case, inline
+            local = bisect_left(head, key)
+            if local < len(head) and head[local] == key:
+                return self.nths.head[local]
+            return self.late.get(key) if self.late else None
         index = keys.bisect_left(key)
         if index < len(keys) and keys[index] == key:
             return self.nths[index]

@@ -836,7 +836,8 @@ class DagRuns(_RunsView):
         return self._ids  # type: ignore[return-value]  # len, int index and iteration
 
     def __len__(self) -> int:
-        return len(self._ids)
+        ids = self._ids  # SpillArray.__len__ without its call (every new run asks)
+        return ids.start + len(ids.head)
 
     def __bool__(self) -> bool:
         return bool(self._ids)
@@ -877,7 +878,11 @@ class DagRuns(_RunsView):
         return None
 
     def append(self, run: DagRun) -> None:
-        self._ids.append(run.id)
+        ids = self._ids  # SpillArray.append, inline: once a run
+        head = ids.head
+        head.append(run.id)
+        if len(head) >= ids.limit:
+            ids.spill()
 
     def truncate(self, count: int) -> None:
         """Back to the first ``count`` runs (a Back snapshot's restore)."""

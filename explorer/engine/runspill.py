@@ -281,7 +281,7 @@ class SpillArray:
     (``NO_SPILL``, the GUI) it is a plain array with a few more methods.
     """
 
-    __slots__ = ("_chunk", "_firsts", "_limit", "_offsets", "_pool", "head", "start")
+    __slots__ = ("_chunk", "_firsts", "_offsets", "_pool", "head", "limit", "start")
 
     def __init__(
         self,
@@ -294,14 +294,15 @@ class SpillArray:
         self._pool = pool
         #: entries a chunk: ``chunk``, or the pool's own if smaller (tests spill tiny ones)
         self._chunk = min(chunk, pool.chunk)
-        #: spill once ``head`` holds this many entries (never without a chunk size)
-        self._limit = 2 * self._chunk if self._chunk else 1 << 62
+        #: spill once ``head`` holds this many entries (never without a chunk size); the
+        #: run's hot paths append to ``head`` and call :meth:`spill` at ``limit`` themselves
+        self.limit = 2 * self._chunk if self._chunk else 1 << 62
         self.head: array[int] = array(typecode, values)
         self.start = 0
         self._offsets: array[int] | None = None
         self._firsts: array[int] | None = None
-        if len(self.head) >= self._limit:
-            self._spill()
+        if len(self.head) >= self.limit:
+            self.spill()
 
     def __len__(self) -> int:
         return self.start + len(self.head)
@@ -312,8 +313,8 @@ class SpillArray:
     def append(self, value: int) -> None:
         head = self.head
         head.append(value)
-        if len(head) >= self._limit:
-            self._spill()
+        if len(head) >= self.limit:
+            self.spill()
 
     def __getitem__(self, index: int) -> int:
         if index < 0:
@@ -372,8 +373,8 @@ class SpillArray:
         if local < 0:
             return False
         self.head.insert(local, value)
-        if len(self.head) >= self._limit:
-            self._spill()
+        if len(self.head) >= self.limit:
+            self.spill()
         return True
 
     def bisect_left(self, value: int) -> int:
@@ -420,7 +421,7 @@ class SpillArray:
     def copy(self) -> SpillArray:
         """A copy sharing the spilled chunks (they never change)."""
         out = SpillArray.__new__(SpillArray)
-        out._pool, out._chunk, out._limit = self._pool, self._chunk, self._limit
+        out._pool, out._chunk, out.limit = self._pool, self._chunk, self.limit
         out.head = array(self.head.typecode, self.head)
         out.start = self.start
         out._offsets = None if self._offsets is None else array("q", self._offsets)
@@ -431,9 +432,10 @@ class SpillArray:
         assert self._offsets is not None
         return self._pool.read(self._offsets[index], self._chunk, self.head.typecode)
 
-    def _spill(self) -> None:
+    def spill(self) -> None:
+        """Move the oldest chunks out while ``head`` holds ``limit`` entries or more."""
         head, n = self.head, self._chunk
-        while len(head) >= self._limit:
+        while len(head) >= self.limit:
             if self._offsets is None:
                 self._offsets = array("q")
                 self._firsts = array(head.typecode)

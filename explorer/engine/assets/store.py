@@ -254,7 +254,8 @@ class EventLog(Sequence[AssetEvent]):
 
     def append(self, event: AssetEvent) -> int:
         """Store ``event`` (its id must be the next one); its timestamp in epoch us."""
-        event_id = len(self._stamps)
+        stamps = self._stamps
+        event_id = stamps.start + len(stamps.head)
         if event.id != event_id:
             raise ValueError(f"event id {event.id} is not the log's next id {event_id}")
         timestamp = event.timestamp
@@ -269,10 +270,13 @@ class EventLog(Sequence[AssetEvent]):
         if code is None:
             code = self._origin_code[id(origin)] = len(self._origins)
             self._origins.append(origin)
-        self._stamps.append(us)
-        self._codes.append(code)
         nth = event._nth
-        self._nths.append(-1 if nth is None else nth)
+        stamps.head.append(us)  # SpillArray.append, inline: once an event
+        self._codes.head.append(code)
+        self._nths.head.append(-1 if nth is None else nth)
+        if len(stamps.head) >= stamps.limit:
+            for column in (stamps, self._codes, self._nths):
+                column.spill()
         self._cache[event_id] = event
         return us
 
@@ -372,8 +376,12 @@ class EventIndex(Sequence[AssetEvent]):
         self.ids = SpillArray("I", pool, chunk=ASSET_CHUNK)
 
     def add(self, event_id: int, us: int) -> None:
-        self.stamps.append(us)
-        self.ids.append(event_id)
+        stamps, ids = self.stamps, self.ids  # SpillArray.append, inline: once an event
+        stamps.head.append(us)
+        ids.head.append(event_id)
+        if len(ids.head) >= ids.limit:
+            stamps.spill()
+            ids.spill()
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -120,7 +120,12 @@ class AssetRunAfters:
 
     def add(self, value: int) -> None:
         values = self.values
-        if not values or values[-1] <= value:
+        head = values.head
+        if head and head[-1] <= value:  # the usual case, SpillArray.append inline
+            head.append(value)
+            if len(head) >= values.limit:
+                values.spill()
+        elif not values or values[-1] <= value:
             values.append(value)
         elif not values.insert_at(values.bisect_right(value), value):
             insort(self.late, value)
@@ -128,8 +133,12 @@ class AssetRunAfters:
     def latest_before(self, value: int) -> int | None:
         """The greatest entry < ``value``, if any."""
         values = self.values
-        index = values.bisect_left(value)
-        found = values[index - 1] if index else None
+        head = values.head
+        if head and head[0] < value:  # in the resident entries (the next run's floor)
+            found: int | None = head[bisect_left(head, value) - 1]
+        else:
+            index = values.bisect_left(value)
+            found = values[index - 1] if index else None
         if self.late:
             late = bisect_left(self.late, value)
             if late and (found is None or self.late[late - 1] > found):

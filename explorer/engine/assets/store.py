@@ -8,6 +8,7 @@ holding the time of the first event since it was last cleared).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -410,6 +411,10 @@ class EventIndex(Sequence[AssetEvent]):
     def ids_between(self, floor: int | None, upto: int) -> list[int]:
         """Ids of the events with ``floor < timestamp <= upto`` (epoch us), in order."""
         stamps = self.stamps
+        head = stamps.head
+        if floor is not None and head and head[0] <= floor:  # resident: the usual floor
+            lo = bisect_right(head, floor)
+            return self.ids.head[lo : max(lo, bisect_right(head, upto))].tolist()
         lo = 0 if floor is None else stamps.bisect_right(floor)
         return self.ids.take(lo, max(lo, stamps.bisect_right(upto)))
 

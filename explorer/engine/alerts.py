@@ -194,12 +194,26 @@ def compute_alerts(
     cadences = _Cadences(sim, until)
     alerts: list[Alert] = []
     emitted = _emitted_assets(sim)
+    consumers = [
+        dag
+        for dag in sim.dags.values()
+        if dag.deployed
+        and dag.deployed_at is not None
+        and dag.spec.timetable.asset_condition is not None
+    ]
+    # One pass over the run log for every consumer (a spilled log is read once, adr/0006).
+    created = {
+        dag_id: [at for (at,) in values]
+        for dag_id, values in sim.runs.instants_by_dag(
+            ("created_at",), "asset_triggered", (dag.dag_id for dag in consumers)
+        ).items()
+    }
     for dag in sim.dags.values():
         if not dag.deployed or dag.deployed_at is None:
             continue
         cond = dag.spec.timetable.asset_condition
         if cond is not None:
-            alerts.extend(_silence(sim, dag, cond, cadences, until, factor))
+            alerts.extend(_silence(dag, cond, cadences, until, factor, created[dag.dag_id]))
             alerts.extend(_never_produced(sim, dag, cond, emitted))
             alerts.extend(_slower(dag, cond, cadences))
             if not dag.direct_assets and not dag.schedule_aliases and dag.schedule_refs:
@@ -272,18 +286,18 @@ def _partition_alerts(sim: Simulation) -> list[Alert]:
 
 
 def _silence(
-    sim: Simulation,
     dag: DagState,
     cond: Condition,
     cadences: _Cadences,
     until: datetime,
     factor: float,
+    created: list[datetime | None],
 ) -> list[Alert]:
+    """``created``: the created_at of the DAG's asset-triggered runs, in creation order."""
     cadence = cadences.of_condition(cond, dag)
     if cadence is None or dag.deployed_at is None:
         return []
     limit = cadence * factor
-    created = dag.runs.instants("created_at", "asset_triggered")
     marks = [dag.deployed_at, *(at for at in created if at is not None), until]
     alerts = []
     for since, next_run in itertools.pairwise(marks):

@@ -81,6 +81,7 @@ class _LogMark:
         for table in (log._run_ids, log._partitions, log._backfills):
             _drop_tail(table, rows)
         _drop_tail(log._inlets, tasks)
+        log.stale_rows = {row for row in log.stale_rows if row < rows}
         _drop_codes(log._dag_codes, len(log._dag_names))
         _drop_codes(log._id_tuple_codes, len(log._id_tuples))
         # a cached run stays valid where its row is the snapshot's (packed runs never
@@ -122,7 +123,6 @@ class _StoreMark:
     events: int
     by_asset: dict[AssetKey, int]
     by_alias: dict[str, int]
-    stamps: dict[object, int]
     alias_assets: dict[str, list[AssetKey]]
     active: dict[AssetKey, bool]
     activates_at: dict[AssetKey, datetime]
@@ -137,7 +137,6 @@ class _StoreMark:
         for table, lengths in (
             (s.by_asset, self.by_asset),
             (s.by_alias, self.by_alias),
-            (s.stamps, self.stamps),
         ):
             _truncate_lists(table, lengths)  # type: ignore[arg-type]
         s.alias_assets = self.alias_assets
@@ -287,7 +286,6 @@ def take(
         len(store.events),
         {k: len(v) for k, v in store.by_asset.items()},
         {k: len(v) for k, v in store.by_alias.items()},
-        {k: len(v) for k, v in store.stamps.items()},
         {k: list(v) for k, v in store.alias_assets.items()},
         dict(store.active),
         dict(store.activates_at),

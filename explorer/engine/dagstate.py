@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-from array import array
-from bisect import bisect_left
+from bisect import bisect_left, insort
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -13,41 +13,151 @@ from explorer.engine.assets.condition import AssetKey, RefNode
 from explorer.engine.dag import DagSpec
 from explorer.engine.runlog import DagRuns, RunLog
 from explorer.engine.runs import DagRun
+from explorer.engine.runspill import NO_SPILL, SpillArray, SpillPool
 from explorer.engine.types import DagRunInfo
 from explorer.engine.tz import epoch_us
 
-__all__ = ["COPIED_FIELDS", "SHARED_FIELDS", "DagState", "LogicalDates"]
+__all__ = ["COPIED_FIELDS", "SHARED_FIELDS", "AssetRunAfters", "DagState", "LogicalDates"]
 
 
-@dataclass(slots=True)
 class LogicalDates:
     """logical_date → ``nth`` of the run holding it (the ``dag_run`` unique constraint).
 
-    Two sorted ``array`` columns instead of a dict of datetimes: 12 bytes a run, and
-    scheduled runs arrive in date order, so inserting is an append.
+    Two sorted columns (epoch microseconds and ``nth``) instead of a dict of
+    datetimes: 12 bytes a run, and scheduled runs arrive in date order, so inserting
+    is an append. On a spilling run log (adr/0006) their old entries go to the
+    scratch file in chunks (:class:`~explorer.engine.runspill.SpillArray`); a date
+    that would go among those (a trigger naming an old date, SCH-9) is kept apart in
+    ``late``, so every lookup stays exact.
     """
 
-    keys: array[int] = field(default_factory=lambda: array("q"))
-    nths: array[int] = field(default_factory=lambda: array("I"))
+    __slots__ = ("keys", "late", "nths")
+
+    def __init__(self, pool: SpillPool = NO_SPILL) -> None:
+        self.keys = SpillArray("q", pool)
+        self.nths = SpillArray("I", pool)
+        #: dates inserted among the spilled entries: epoch microseconds → nth
+        self.late: dict[int, int] = {}
 
     def add(self, at: datetime, nth: int) -> None:
         """Keep the first run with ``at`` (later ones with the same date are refused)."""
         key = epoch_us(at)
-        index = bisect_left(self.keys, key)
-        if index < len(self.keys) and self.keys[index] == key:
+        keys = self.keys
+        head = keys.head
+        if head and key > head[-1]:  # the usual case: the latest date, appended
+            head.append(key)
+            self.nths.head.append(nth)
+            if len(head) >= keys.limit:
+                keys.spill()
+                self.nths.spill()
             return
-        self.keys.insert(index, key)
-        self.nths.insert(index, nth)
+        index = keys.bisect_left(key)
+        if index < len(keys) and keys[index] == key:
+            return
+        if index == len(keys):
+            keys.append(key)
+            self.nths.append(nth)
+        elif key in self.late:
+            return
+        elif keys.insert_at(index, key):
+            self.nths.insert_at(index, nth)
+        else:
+            self.late[key] = nth
 
     def get(self, at: datetime) -> int | None:
         key = epoch_us(at)
-        index = bisect_left(self.keys, key)
-        if index < len(self.keys) and self.keys[index] == key:
+        keys = self.keys
+        head = keys.head
+        if head and head[0] <= key:  # SpillArray.bisect_left's resident case, inline
+            local = bisect_left(head, key)
+            if local < len(head) and head[local] == key:
+                return self.nths.head[local]
+            return self.late.get(key) if self.late else None
+        index = keys.bisect_left(key)
+        if index < len(keys) and keys[index] == key:
             return self.nths[index]
-        return None
+        return self.late.get(key) if self.late else None
 
     def __contains__(self, at: object) -> bool:
         return isinstance(at, datetime) and self.get(at) is not None
+
+    def __len__(self) -> int:
+        return len(self.keys) + len(self.late)
+
+    def nths_outside(self, first: int | None, last: int | None) -> list[int]:
+        """The ``nth`` of every run dated before ``first`` or after ``last`` (epoch
+        microseconds; None: no bound on that side), in no particular order."""
+        keys, nths = self.keys, self.nths
+        found: list[int] = []
+        if first is not None:
+            found.extend(nths.take(0, keys.bisect_left(first)))
+            found.extend(n for k, n in self.late.items() if k < first)
+        if last is not None:
+            found.extend(nths.take(keys.bisect_right(last), len(nths)))
+            found.extend(n for k, n in self.late.items() if k > last)
+        return found
+
+    def copy(self) -> LogicalDates:
+        out = LogicalDates.__new__(LogicalDates)
+        out.keys, out.nths, out.late = self.keys.copy(), self.nths.copy(), dict(self.late)
+        return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LogicalDates:
+        return self.copy()
+
+
+class AssetRunAfters:
+    """The run_after of each asset-triggered run of a DAG (epoch microseconds), sorted:
+    :meth:`latest_before` is the AS-5 floor of the next run. Usually appended in order;
+    on a spilling run log the old entries spill (:class:`LogicalDates`), and an entry
+    that would go among them is kept apart in ``late``."""
+
+    __slots__ = ("late", "values")
+
+    def __init__(self, pool: SpillPool = NO_SPILL) -> None:
+        self.values = SpillArray("q", pool)
+        self.late: list[int] = []
+
+    def add(self, value: int) -> None:
+        values = self.values
+        head = values.head
+        if head and head[-1] <= value:  # the usual case, SpillArray.append inline
+            head.append(value)
+            if len(head) >= values.limit:
+                values.spill()
+        elif not values or values[-1] <= value:
+            values.append(value)
+        elif not values.insert_at(values.bisect_right(value), value):
+            insort(self.late, value)
+
+    def latest_before(self, value: int) -> int | None:
+        """The greatest entry < ``value``, if any."""
+        values = self.values
+        head = values.head
+        if head and head[0] < value:  # in the resident entries (the next run's floor)
+            found: int | None = head[bisect_left(head, value) - 1]
+        else:
+            index = values.bisect_left(value)
+            found = values[index - 1] if index else None
+        if self.late:
+            late = bisect_left(self.late, value)
+            if late and (found is None or self.late[late - 1] > found):
+                found = self.late[late - 1]
+        return found
+
+    def __len__(self) -> int:
+        return len(self.values) + len(self.late)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted([*self.values, *self.late]) if self.late else self.values)
+
+    def copy(self) -> AssetRunAfters:
+        out = AssetRunAfters.__new__(AssetRunAfters)
+        out.values, out.late = self.values.copy(), list(self.late)
+        return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> AssetRunAfters:
+        return self.copy()
 
 
 @dataclass(slots=True)
@@ -95,8 +205,8 @@ class DagState:
     #: When the DAG's direct asset references were first recorded (the AS-5 floor).
     assets_first_seen: datetime | None = None
     #: run_after of each asset-triggered run (``epoch_us``), sorted: the next run's
-    #: event floor (AS-5).
-    asset_run_afters: array[int] = field(default_factory=lambda: array("q"))
+    #: event floor (AS-5). See :class:`AssetRunAfters`.
+    asset_run_afters: AssetRunAfters = field(default_factory=lambda: AssetRunAfters())
     #: The DAG processor found the file gone (DEP-6): nothing of it is scheduled.
     is_stale: bool = False
     #: A refresh after it went stale deleted its asset references (DEP-6).
@@ -111,6 +221,12 @@ class DagState:
 
     def __post_init__(self) -> None:
         self.dag_id = self.spec.dag_id
+        pool = self.runs.pool
+        if pool.chunk:  # a spilling run log: the DAG's indexes spill with it (adr/0006)
+            if not self.logical_dates:
+                self.logical_dates = LogicalDates(pool)
+            if not self.asset_run_afters:
+                self.asset_run_afters = AssetRunAfters(pool)
         self.direct_assets = self.spec.direct_assets
         self.schedule_refs = self.spec.schedule_refs
         self.schedule_aliases = self.spec.schedule_aliases
@@ -129,13 +245,11 @@ class DagState:
         for name in _SHARED:
             setattr(out, name, getattr(self, name))
         out.runs = copy.deepcopy(self.runs, memo)
-        out.logical_dates = LogicalDates(
-            array("q", self.logical_dates.keys), array("I", self.logical_dates.nths)
-        )
+        out.logical_dates = self.logical_dates.copy()
         out.active = [copy.deepcopy(run, memo) for run in self.active]
         out.latest_automated = copy.deepcopy(self.latest_automated, memo)
         out.adrq = dict(self.adrq)
-        out.asset_run_afters = array("q", self.asset_run_afters)
+        out.asset_run_afters = self.asset_run_afters.copy()
         return out
 
     def listens_to(self, key: AssetKey, via_aliases: tuple[str, ...]) -> bool:

@@ -19,7 +19,7 @@ what they change: the DAG schedule (``dagschedule``), the run life cycle
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from explorer.engine import actions as act
 from explorer.engine import dagschedule, deployment, lifecycle, script
@@ -449,13 +449,11 @@ def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, 
     store = sim.state.assets
     out: list[int | None] = []
     for inlet in spec.inlets:
-        events: list[Any]
         if isinstance(inlet, AliasNode):
-            events = store.between(inlet.name, None, now)
+            out.append(store.latest_id(inlet.name, now))
         else:
             key = store.resolve_ref(inlet) if isinstance(inlet, RefNode) else inlet
-            events = [] if key is None else store.between(key, None, now)
-        out.append(events[-1].id if events else None)
+            out.append(None if key is None else store.latest_id(key, now))
     return tuple(out)
 
 

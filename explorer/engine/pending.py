@@ -36,13 +36,7 @@ def condition_status(sim: Simulation, dag: DagState) -> dict[str, Any] | None:
 
 def _row(sim: Simulation, dag: DagState, key: AssetKey) -> dict[str, Any]:
     queued_at = dag.adrq.get(key)
-    event = (
-        None
-        if queued_at is None
-        else next(
-            (e for e in sim.state.assets.by_asset.get(key, []) if e.timestamp == queued_at), None
-        )
-    )
+    event = None if queued_at is None else sim.state.assets.event_at(key, queued_at)
     return {
         "asset": {"name": key.name, "uri": key.uri},
         "satisfied": queued_at is not None,

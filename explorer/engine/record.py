@@ -10,6 +10,7 @@ adds their section), not the other way round (issue 14).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -91,7 +92,7 @@ def event_dict(event: AssetEvent) -> dict[str, Any]:
     }
 
 
-def _run(run: DagRun, events: list[AssetEvent]) -> dict[str, Any]:
+def _run(run: DagRun, events: Sequence[AssetEvent]) -> dict[str, Any]:
     row = run_row(run)
     row["states"] = [{"state": state, "at": iso(at)} for state, at in run.states]
     row["tasks"] = [

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, overload
 
+import numpy as np
+
 from explorer.engine.runs import (
     DagRun,
     RunState,
@@ -40,7 +42,9 @@ from explorer.engine.runs import (
 from explorer.engine.runspill import (
     BlockCache,
     RowBlock,
+    SpillArray,
     SpillFile,
+    SpillPool,
     block_bytes,
     read_block,
 )
@@ -83,6 +87,7 @@ RUN_STATES = _RUN_STATES
 # Per packed run, these instants in this order (stride 7 in ``RunLog._times``).
 _TIME_FIELDS = 7
 _TIME_INDEX = {"logical_date": 0, "run_after": 3, "created_at": 4, "start_date": 5, "end_date": 6}
+_ROW_INDEX = {**_TIME_INDEX, "data_interval_start": 1, "data_interval_end": 2}
 
 
 #: Entries an :class:`RunLog`'s instant memo holds before it starts afresh: a few
@@ -178,6 +183,9 @@ class RunLog(_RunsView):
         #: older ones are read back a block at a time on demand (adr/0006, runspill).
         self._spill_rows = spill_rows
         self._spill: SpillFile | None = None
+        #: where the indexes that grow with the runs (each DAG's run ids, logical dates
+        #: and asset run_afters, the asset events) put their old entries (runspill)
+        self.pool = SpillPool(spill_rows)
         #: the spilled blocks of rows: (offset, task instances, consumed ids, first task
         #: instance, first consumed id), block ``k`` holding rows ``k * spill_rows ..``;
         #: and the offsets of the spilled blocks of the id → row map
@@ -195,6 +203,9 @@ class RunLog(_RunsView):
         #: (a thaw, a run packed after its id was spilled)
         self._id0 = 0
         self._row_over: dict[int, int] = {}
+        #: rows left behind by :meth:`thaw` (their run lives elsewhere now): a reader
+        #: going through the rows themselves (:meth:`instants_by_dag`) skips them
+        self.stale_rows: set[int] = set()
         #: id → row in the packed columns, or -1 while the run is a live object
         #: (from id ``_id0`` on; see ``_row_at``).
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
@@ -270,7 +281,7 @@ class RunLog(_RunsView):
         if not derived_run_id:
             self._own_run_ids.add(run.id)
         if self._spill_rows and len(self._row) >= 2 * self._spill_rows:
-            self._spill_ids()
+            self._maybe_spill_ids()
 
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
@@ -384,8 +395,10 @@ class RunLog(_RunsView):
 
         Its packed row stays behind, unused; the log never reads it again.
         """
-        if self._row_at(run.id) == -1:
+        row = self._row_at(run.id)
+        if row == -1:
             return
+        self.stale_rows.add(row)
         self._set_row(run.id, -1)
         self._own_run_ids.add(run.id)  # keep whatever id it has, should it be packed again
         self._cache.pop(run.id, None)
@@ -410,6 +423,62 @@ class RunLog(_RunsView):
             if code is None or src._codes[row] >> 4 == code:
                 value = src._times[row * _TIME_FIELDS + column]
                 yield None if value == none else epoch + one_us * value
+
+    def instants_by_dag(
+        self, names: Sequence[str], run_type: RunType, dag_ids: Iterable[str]
+    ) -> dict[str, list[tuple[datetime | None, ...]]]:
+        """Instant fields ``names`` (those of :meth:`instants`, plus
+        ``data_interval_start`` and ``data_interval_end``: None both when the run has no
+        interval) of the runs of one type of many DAGs at once, by dag_id.
+
+        One pass over the packed rows a block at a time (a spilled block is read back
+        once, not once per DAG: adr/0006), then the live runs; each DAG's runs in
+        creation order (``nth``), each value equal to the run's own."""
+        columns = [_ROW_INDEX[name] for name in names]
+        code = _RUN_TYPE_CODE[run_type]
+        wanted = set(dag_ids)
+        dag_codes = np.array([c for n, c in self._dag_codes.items() if n in wanted], np.int64)
+        found: dict[str, list[tuple[int, tuple[datetime | None, ...]]]] = {d: [] for d in wanted}
+        epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        stale = np.fromiter(self.stale_rows, dtype=np.int64, count=len(self.stale_rows))
+        names_of = self._dag_names
+        for index, first in enumerate(self.row_block_starts):
+            dag, codes, times, nth = self.row_block(index)
+            if not len(codes):
+                continue
+            dag_np = np.frombuffer(dag, dtype=np.uint32).astype(np.int64)
+            mask = (np.frombuffer(codes, dtype=np.uint8) >> 4) == code
+            mask &= np.isin(dag_np, dag_codes)
+            if len(stale):
+                mask &= ~np.isin(np.arange(first, first + len(codes)), stale)
+            rows = np.flatnonzero(mask)
+            table = np.frombuffer(times, dtype=np.int64).reshape(-1, _TIME_FIELDS)[rows]
+            no_interval = (table[:, 1] == none) | (table[:, 2] == none)  # as _unpack reads
+            table[no_interval, 1:3] = none
+            values = table[:, columns].tolist()
+            nths = np.frombuffer(nth, dtype=np.uint32)[rows].tolist()
+            for d, n, row in zip(dag_np[rows].tolist(), nths, values, strict=True):
+                found[names_of[d]].append(
+                    (n, tuple(None if v == none else epoch + one_us * v for v in row))
+                )
+        for run in self._live.values():
+            if run.run_type == run_type and run.dag_id in found:
+                found[run.dag_id].append((run.nth, tuple(_instant(run, n) for n in names)))
+        return {d: [v for _, v in sorted(pairs, key=_first)] for d, pairs in found.items()}
+
+    def count(self, run_type: RunType) -> int:
+        """How many runs of ``run_type`` the log holds, read from the columns a block at
+        a time (without building the packed runs)."""
+        code = _RUN_TYPE_CODE[run_type]
+        total = sum(run.run_type == run_type for run in self._live.values())
+        for index, first in enumerate(self.row_block_starts):
+            codes = np.frombuffer(self.row_block(index)[1], dtype=np.uint8)
+            mine = (codes >> 4) == code
+            total += int(mine.sum())
+            for row in self.stale_rows:
+                if first <= row < first + len(codes) and mine[row - first]:
+                    total -= 1
+        return total
 
     def state(self, run_id: int) -> RunState:
         """A run's state, read without building the run when it is packed."""
@@ -584,6 +653,26 @@ class RunLog(_RunsView):
         self._flat0 += flat
         self._consumed0 += consumed
 
+    def _maybe_spill_ids(self) -> None:
+        """Spill the oldest block of the id → row map once every run in it is packed, or
+        once four blocks are resident whatever their runs.
+
+        A run packed after its id left memory costs an entry of ``_row_over`` (about a
+        hundred bytes, for the rest of the simulation): spilling a block while runs of
+        it are still queued or running made that the case for every run that outlives
+        ``spill_rows`` newer ones. Waiting for them keeps ``_row_over`` to the runs
+        still live after ``3 * spill_rows`` newer ones (a task held for ever). The
+        check (a C scan for the first live run) runs every ``spill_rows // 64`` runs."""
+        n, row = self._spill_rows, self._row
+        if len(row) < 4 * n and (len(row) - 2 * n) % max(1, n >> 6):
+            return
+        try:
+            first_live = row.index(-1)
+        except ValueError:
+            first_live = len(row)
+        if first_live >= n or len(row) >= 4 * n:
+            self._spill_ids()
+
     def _spill_ids(self) -> None:
         """Move the oldest ``spill_rows`` entries of the id → row map to the scratch file."""
         n = self._spill_rows
@@ -698,6 +787,21 @@ class RunLog(_RunsView):
         return self._run_ids, self._partitions
 
 
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
+
+
+def _instant(run: DagRun, name: str) -> datetime | None:
+    """A run's instant field by the names of :meth:`RunLog.instants_by_dag`."""
+    if name in ("data_interval_start", "data_interval_end"):
+        interval = run.data_interval
+        if interval is None:
+            return None
+        return interval.start if name == "data_interval_start" else interval.end
+    value: datetime | None = getattr(run, name)
+    return value
+
+
 #: Who triggers each run type in this simulator (the creation sites pass these).
 _TRIGGERED_BY: dict[str, TriggeredBy] = {
     "scheduled": "timetable",
@@ -708,23 +812,35 @@ _TRIGGERED_BY: dict[str, TriggeredBy] = {
 
 
 class DagRuns(_RunsView):
-    """One DAG's runs in creation order (``nth``), read through the simulation's log."""
+    """One DAG's runs in creation order (``nth``), read through the simulation's log.
+
+    The ids are a :class:`~explorer.engine.runspill.SpillArray` of the log's pool: on a
+    spilling log the old ones go to the scratch file in chunks (adr/0006)."""
 
     __slots__ = ("_ids", "_runs_log")
 
     def __init__(self, log: RunLog) -> None:
         self._runs_log = log
-        self._ids = array("I")
+        self._ids = SpillArray("I", log.pool)
 
     @property
     def _log(self) -> RunLog:
         return self._runs_log
 
+    @property
+    def pool(self) -> SpillPool:
+        """The run log's pool (the DAG's other indexes spill there too)."""
+        return self._runs_log.pool
+
     def _id_list(self) -> Sequence[int]:
-        return self._ids
+        return self._ids  # type: ignore[return-value]  # len, int index and iteration
 
     def __len__(self) -> int:
-        return len(self._ids)
+        ids = self._ids  # SpillArray.__len__ without its call (every new run asks)
+        return ids.start + len(ids.head)
+
+    def __bool__(self) -> bool:
+        return bool(self._ids)
 
     @overload
     def __getitem__(self, index: int) -> DagRun: ...
@@ -735,13 +851,19 @@ class DagRuns(_RunsView):
     def __getitem__(self, index: int | slice) -> DagRun | list[DagRun]:
         """A run by ``nth`` straight from the log (every task timer that fires reads one)."""
         if index.__class__ is int:
-            return self._runs_log.get(self._ids[index])
-        return _RunsView.__getitem__(self, index)
+            ids = self._ids
+            local = index - ids.start
+            if local >= 0:
+                return self._runs_log.get(ids.head[local])
+            return self._runs_log.get(ids[index])
+        assert isinstance(index, slice)
+        log, ids = self._runs_log, self._ids
+        return [log.get(ids[i]) for i in range(len(ids))[index]]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DagRuns:
         """A checkpoint's copy: the ids, read through the copy of the log (via ``memo``)."""
         out = DagRuns(copy.deepcopy(self._runs_log, memo))
-        out._ids = array("I", self._ids)
+        out._ids = self._ids.copy()
         memo[id(self)] = out
         return out
 
@@ -756,4 +878,12 @@ class DagRuns(_RunsView):
         return None
 
     def append(self, run: DagRun) -> None:
-        self._ids.append(run.id)
+        ids = self._ids  # SpillArray.append, inline: once a run
+        head = ids.head
+        head.append(run.id)
+        if len(head) >= ids.limit:
+            ids.spill()
+
+    def truncate(self, count: int) -> None:
+        """Back to the first ``count`` runs (a Back snapshot's restore)."""
+        self._ids.truncate(count)

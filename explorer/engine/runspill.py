@@ -21,10 +21,21 @@ from __future__ import annotations
 import os
 import tempfile
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["BlockCache", "RowBlock", "SpillFile", "block_bytes", "read_block"]
+__all__ = [
+    "NO_SPILL",
+    "BlockCache",
+    "RowBlock",
+    "SpillArray",
+    "SpillFile",
+    "SpillPool",
+    "block_bytes",
+    "read_block",
+]
 
 #: Loaded blocks kept at once (by each reader): enough for a reader going through
 #: runs in order and one going back to a DAG's older runs now and then.
@@ -201,3 +212,235 @@ class BlockCache:
 
     def __copy__(self) -> BlockCache:
         return BlockCache(self._size)
+
+
+#: Entries a chunk of the per-DAG indexes (a run log's :class:`SpillPool` may ask for
+#: fewer): 10,000 DAGs keep at most ``2 * INDEX_CHUNK`` entries of each in memory.
+INDEX_CHUNK = 256
+
+#: Cached chunks of :class:`SpillArray` (by each pool): the per-DAG and per-asset indexes
+#: are read back rarely (an old logical date named by a trigger, an old asset floor).
+CACHED_CHUNKS = 64
+
+
+class SpillPool:
+    """Where a simulation's growing index arrays put their old chunks (adr/0006).
+
+    One per run log: the per-DAG run ids, logical dates and asset-run ``run_after``s,
+    the asset events' columns and their per-asset indexes each grow by a few bytes a
+    run; a year of 10,000 DAGs is ~180 million runs. With ``chunk`` > 0 every
+    :class:`SpillArray` made with this pool keeps at most ``2 * chunk`` entries in
+    memory and writes the older ones to the pool's scratch file ``chunk`` at a time.
+    Chunks read back are cached by their offset (a written chunk never changes).
+    """
+
+    __slots__ = ("_cache", "_file", "chunk", "chunks_read")
+
+    def __init__(self, chunk: int = 0) -> None:
+        self.chunk = chunk
+        self._file: SpillFile | None = None
+        self._cache = BlockCache(CACHED_CHUNKS)
+        #: chunks read back so far (benchmarks: a reader going back to old entries)
+        self.chunks_read = 0
+
+    def write(self, data: bytes) -> int:
+        if self._file is None:
+            self._file = SpillFile()
+        return self._file.write(data)
+
+    def read(self, offset: int, count: int, typecode: str) -> array[int]:
+        """The ``count`` entries of type ``typecode`` written at ``offset`` (cached)."""
+        found: array[int] | None = self._cache.get(offset)
+        if found is None:
+            assert self._file is not None
+            found = array(typecode)
+            found.frombytes(self._file.read(offset, count * found.itemsize))
+            self._cache.put(offset, found)
+            self.chunks_read += 1
+        return found
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpillPool:
+        return self  # shared by copies: written chunks never change
+
+    def __copy__(self) -> SpillPool:
+        return self
+
+
+#: The pool of arrays that never spill.
+NO_SPILL = SpillPool(0)
+
+
+class SpillArray:
+    """An ``array`` that only grows at its end (or is cut back at its end), whose old
+    entries go to a :class:`SpillPool`'s scratch file in chunks.
+
+    ``head`` holds entries ``start ..`` in memory; entry ``i < start`` is in chunk
+    ``i // chunk``, read back on demand. For a sorted array, :meth:`bisect_left` and
+    :meth:`bisect_right` answer over every entry, reading back at most one chunk (the
+    first entry of each spilled chunk is kept in ``firsts``). Without spilling
+    (``NO_SPILL``, the GUI) it is a plain array with a few more methods.
+    """
+
+    __slots__ = ("_chunk", "_firsts", "_offsets", "_pool", "head", "limit", "start")
+
+    def __init__(
+        self,
+        typecode: str,
+        pool: SpillPool = NO_SPILL,
+        values: Iterable[int] = (),
+        *,
+        chunk: int = INDEX_CHUNK,
+    ) -> None:
+        self._pool = pool
+        #: entries a chunk: ``chunk``, or the pool's own if smaller (tests spill tiny ones)
+        self._chunk = min(chunk, pool.chunk)
+        #: spill once ``head`` holds this many entries (never without a chunk size); the
+        #: run's hot paths append to ``head`` and call :meth:`spill` at ``limit`` themselves
+        self.limit = 2 * self._chunk if self._chunk else 1 << 62
+        self.head: array[int] = array(typecode, values)
+        self.start = 0
+        self._offsets: array[int] | None = None
+        self._firsts: array[int] | None = None
+        if len(self.head) >= self.limit:
+            self.spill()
+
+    def __len__(self) -> int:
+        return self.start + len(self.head)
+
+    def __bool__(self) -> bool:
+        return self.start > 0 or bool(self.head)
+
+    def append(self, value: int) -> None:
+        head = self.head
+        head.append(value)
+        if len(head) >= self.limit:
+            self.spill()
+
+    def __getitem__(self, index: int) -> int:
+        if index < 0:
+            index += self.start + len(self.head)
+            if index < 0:
+                raise IndexError(index)
+        local = index - self.start
+        if local >= 0:
+            return self.head[local]  # IndexError past the end, as an array's
+        return self._chunk_at(index // self._chunk)[index % self._chunk]
+
+    def take(self, lo: int, hi: int) -> list[int]:
+        """Entries ``lo .. hi`` (0 <= lo <= hi <= len) as a list."""
+        start = self.start
+        if lo >= start:
+            return self.head[lo - start : hi - start].tolist()
+        out: list[int] = []
+        chunk = self._chunk
+        at = lo
+        while at < min(hi, start):
+            index = at // chunk
+            values = self._chunk_at(index)
+            base = index * chunk
+            out.extend(values[at - base : min(hi, base + chunk) - base])
+            at = base + chunk
+        if hi > start:
+            out.extend(self.head[: hi - start])
+        return out
+
+    def __iter__(self) -> Iterator[int]:
+        for index in range(self.start // self._chunk if self._chunk else 0):
+            yield from self._chunk_at(index)
+        yield from self.head
+
+    def __reversed__(self) -> Iterator[int]:
+        yield from reversed(self.head)
+        for index in reversed(range(self.start // self._chunk if self._chunk else 0)):
+            yield from reversed(self._chunk_at(index))
+
+    def truncate(self, length: int) -> None:
+        """Cut back to ``length`` entries (never into the spilled ones)."""
+        if length < self.start:
+            raise ValueError("cannot cut a spilled array back into its spilled chunks")
+        del self.head[length - self.start :]
+
+    def __delitem__(self, index: slice) -> None:
+        """``del a[n:]`` only: :meth:`truncate` (Back snapshots cut arrays back)."""
+        if index.stop is not None or index.step is not None or index.start is None:
+            raise TypeError("a SpillArray is only cut back at its end: del a[n:]")
+        self.truncate(min(index.start, len(self)))
+
+    def insert_at(self, index: int, value: int) -> bool:
+        """Insert before entry ``index``; False (nothing done) when that lies in the
+        spilled chunks, which never change."""
+        local = index - self.start
+        if local < 0:
+            return False
+        self.head.insert(local, value)
+        if len(self.head) >= self.limit:
+            self.spill()
+        return True
+
+    def bisect_left(self, value: int) -> int:
+        """How many entries are < ``value`` (the array is sorted)."""
+        head = self.head
+        if not self.start or (head and head[0] < value):
+            return self.start + bisect_left(head, value)
+        assert self._firsts is not None
+        index = bisect_left(self._firsts, value) - 1
+        if index < 0:
+            return 0
+        return index * self._chunk + bisect_left(self._chunk_at(index), value)
+
+    def bisect_right(self, value: int) -> int:
+        """How many entries are <= ``value`` (the array is sorted)."""
+        head = self.head
+        if not self.start or (head and head[0] <= value):
+            return self.start + bisect_right(head, value)
+        assert self._firsts is not None
+        index = bisect_right(self._firsts, value) - 1
+        if index < 0:
+            return 0
+        return index * self._chunk + bisect_right(self._chunk_at(index), value)
+
+    def tolist(self) -> list[int]:
+        return list(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SpillArray):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SpillArray({self.head.typecode!r}, {self.tolist()!r})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpillArray:
+        return self.copy()
+
+    def __copy__(self) -> SpillArray:
+        return self.copy()
+
+    def copy(self) -> SpillArray:
+        """A copy sharing the spilled chunks (they never change)."""
+        out = SpillArray.__new__(SpillArray)
+        out._pool, out._chunk, out.limit = self._pool, self._chunk, self.limit
+        out.head = array(self.head.typecode, self.head)
+        out.start = self.start
+        out._offsets = None if self._offsets is None else array("q", self._offsets)
+        out._firsts = None if self._firsts is None else array(self.head.typecode, self._firsts)
+        return out
+
+    def _chunk_at(self, index: int) -> array[int]:
+        assert self._offsets is not None
+        return self._pool.read(self._offsets[index], self._chunk, self.head.typecode)
+
+    def spill(self) -> None:
+        """Move the oldest chunks out while ``head`` holds ``limit`` entries or more."""
+        head, n = self.head, self._chunk
+        while len(head) >= self.limit:
+            if self._offsets is None:
+                self._offsets = array("q")
+                self._firsts = array(head.typecode)
+            assert self._firsts is not None
+            self._offsets.append(self._pool.write(head[:n].tobytes()))
+            self._firsts.append(head[0])
+            del head[:n]
+            self.start += n

@@ -37,6 +37,7 @@ from explorer.engine import dagschedule, lifecycle, loop
 from explorer.engine import script as scripting
 from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.listeners import ListenerIndex
+from explorer.engine.assets.store import AssetStore
 from explorer.engine.assets.watchers import WatcherSpec
 from explorer.engine.back_snapshot import BackSnapshot
 from explorer.engine.back_snapshot import take as take_back_snapshot
@@ -156,7 +157,7 @@ class Simulation:
         every = [*resolved, *added.values()]
         dag_states = {d.dag_id: DagState(d, i, runs=DagRuns(log)) for i, d in enumerate(every)}
         self._dag_ids = list(dag_states)
-        self.state = SimState(now=start, dags=dag_states, runs=log)
+        self.state = SimState(now=start, dags=dag_states, runs=log, assets=AssetStore(log.pool))
         self.state.deployment.options = options
         self.state.deployment.files = {f.dag_id: f for f in files}
         if deploy_at_start:

@@ -13,7 +13,6 @@ timeline say so (:func:`no_task_instances_reason`).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -55,11 +54,9 @@ def runs_without_task_instances(dag: DagState) -> list[DagRun]:
     spec = dag.spec
     if not spec.tasks:
         return []
-    keys, nths = dag.logical_dates.keys, dag.logical_dates.nths
-    found: list[int] = []
-    if spec.start_date is not None:
-        found.extend(nths[: bisect_left(keys, epoch_us(spec.start_date))])
-    if spec.end_date is not None:
-        found.extend(nths[bisect_right(keys, epoch_us(spec.end_date)) :])
+    found = dag.logical_dates.nths_outside(
+        None if spec.start_date is None else epoch_us(spec.start_date),
+        None if spec.end_date is None else epoch_us(spec.end_date),
+    )
     runs = [dag.runs[nth] for nth in sorted(found)]
     return [run for run in runs if run.run_type != "backfill"]

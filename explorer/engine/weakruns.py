@@ -47,6 +47,13 @@ class WeakRuns(Generic[T]):
         value = None if ref is None else ref()
         return default if value is None else value
 
+    def copy(self) -> WeakRuns[T]:
+        """Another table holding the same objects (weakly)."""
+        out: WeakRuns[T] = WeakRuns()
+        out._refs = dict(self._refs)
+        out._sweep_at = self._sweep_at
+        return out
+
     def values(self) -> list[T]:
         """The objects still alive (a list: the caller may change the table meanwhile)."""
         return [value for ref in self._refs.values() if (value := ref()) is not None]

@@ -53,7 +53,7 @@ def fingerprint(sim: Simulation) -> dict[str, object]:
         "events": list(state.assets.events),
         "by_asset": {k: list(v) for k, v in state.assets.by_asset.items()},
         "by_alias": {k: list(v) for k, v in state.assets.by_alias.items()},
-        "stamps": {k: list(v) for k, v in state.assets.stamps.items()},
+        "stamps": {k: list(v.stamps) for k, v in state.assets.by_asset.items()},
         "alias_assets": dict(state.assets.alias_assets),
         "active_assets": dict(state.assets.active),
         "dags": {

@@ -547,7 +547,7 @@ class EventStore:
     def wrote(self) -> IntArray:
         return self._cols.icol("wrote")
 
-    def sync(self, events: list[AssetEvent]) -> bool:
+    def sync(self, events: Sequence[AssetEvent]) -> bool:
         """True when anything changed."""
         old = len(self.events)
         kept = min(old, len(events))

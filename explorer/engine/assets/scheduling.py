@@ -8,7 +8,6 @@ of a scheduler loop).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left, insort
 from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -392,9 +391,9 @@ def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:
     """The AS-5 floor of a run triggered at ``triggered``: the latest asset-triggered
     run_after before it; without one, when the DAG's assets were first seen
     (catchup=False; None when none is named directly) or all history (catchup)."""
-    index = bisect_left(dag.asset_run_afters, epoch_us(triggered))
-    if index:
-        return from_epoch_us(dag.asset_run_afters[index - 1])
+    latest = dag.asset_run_afters.latest_before(epoch_us(triggered))
+    if latest is not None:
+        return from_epoch_us(latest)
     return None if dag.spec.catchup else dag.assets_first_seen
 
 
@@ -402,13 +401,13 @@ def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
-    consumed = consumed_events(sim, dag, asset_run_floor(dag, triggered), triggered)
+    consumed = consumed_event_ids(sim, dag, asset_run_floor(dag, triggered), triggered)
     info = DagRunInfo(run_after=triggered, data_interval=None)
     run = sim.new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
-    run.consumed_asset_events = tuple(e.id for e in consumed)
-    insort(dag.asset_run_afters, epoch_us(triggered))
+    run.consumed_asset_events = tuple(consumed)
+    dag.asset_run_afters.add(epoch_us(triggered))
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     _not_ready(sim, dag.dag_id)
@@ -420,17 +419,25 @@ def consumed_events(
     sim: Host, dag: DagState, floor: datetime | None, upto: datetime
 ) -> list[AssetEvent]:
     """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
+    events = sim.state.assets.events
+    return [events.get(i) for i in consumed_event_ids(sim, dag, floor, upto)]
+
+
+def consumed_event_ids(
+    sim: Host, dag: DagState, floor: datetime | None, upto: datetime
+) -> list[int]:
+    """The ids of :func:`consumed_events`, in its order, without building the events
+    (the store keeps them as columns, adr/0006)."""
     store = sim.state.assets
     if len(dag.direct_assets) == 1 and not dag.schedule_aliases:
         # One asset's events, as the store keeps them: appended as recorded, so already
         # in (timestamp, id) order and without duplicates (the usual consumer).
         (key,) = dag.direct_assets
-        return store.between(key, floor, upto)
-    chosen: dict[int, AssetEvent] = {}
+        return store.ids_between(key, floor, upto)
+    chosen: set[int] = set()
     for key in dag.direct_assets:
-        for event in store.between(key, floor, upto):
-            chosen[event.id] = event
+        chosen.update(store.ids_between(key, floor, upto))
     for alias in dag.schedule_aliases:
-        for event in store.between(alias, floor, upto):
-            chosen[event.id] = event
-    return sorted(chosen.values(), key=lambda e: (e.timestamp, e.id))
+        chosen.update(store.ids_between(alias, floor, upto))
+    stamp = store.events.stamp_us
+    return sorted(chosen, key=lambda i: (stamp(i), i))

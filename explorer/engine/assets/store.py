@@ -8,17 +8,29 @@ holding the time of the first event since it was last cleared).
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from explorer.engine.assets.condition import AssetKey, RefNode
+from explorer.engine.runspill import NO_SPILL, SpillArray, SpillPool
+from explorer.engine.tz import epoch_us, from_epoch_us
+from explorer.engine.weakruns import WeakRuns
 
 if TYPE_CHECKING:
     from explorer.engine.runlog import DagRuns
 
-__all__ = ["NO_EXTRA", "AssetEvent", "AssetStore", "EventOrigin", "EventSource"]
+__all__ = [
+    "NO_EXTRA",
+    "AssetEvent",
+    "AssetStore",
+    "EventIndex",
+    "EventLog",
+    "EventOrigin",
+    "EventSource",
+]
 
 #: The ``extra`` of every event that has none: one shared dict, never mutated, instead
 #: of an empty dict per event (a year of a thousand DAGs emits close to a million).
@@ -103,7 +115,7 @@ class AssetEvent:
     origin (about 120 bytes less per event, adr/0006).
     """
 
-    __slots__ = ("_nth", "_origin", "id", "timestamp")
+    __slots__ = ("__weakref__", "_nth", "_origin", "id", "timestamp")
 
     id: int
     timestamp: datetime
@@ -199,13 +211,249 @@ class AssetEvent:
         return self  # immutable, like the frozen dataclass it replaces
 
 
+#: Events a chunk of the event columns and of each asset's index on a spilling run log
+#: (adr/0006): the columns are 20 bytes an event, an asset's index 12.
+EVENT_CHUNK = 1 << 16
+ASSET_CHUNK = 1 << 12
+
+
+class EventLog(Sequence[AssetEvent]):
+    """Every event in id order, as columns: ``AssetEvent`` objects are built on demand.
+
+    A year of 10,000 DAGs records ~126 million events: as objects (with their
+    timestamps and list entries) about 150 bytes each. Here an event is its timestamp
+    (epoch microseconds), the code of its shared :class:`EventOrigin` and its run's
+    ``nth``: 20 bytes, which a spilling run log's pool moves to the scratch file in
+    chunks (adr/0006). A built event is handed out again while anybody holds it (a
+    weak cache, as the run log does for packed runs), so identity checks hold.
+    A timestamp that is not UTC with fold 0 (it would not come back identical) is
+    kept as it is in a side table.
+    """
+
+    __slots__ = (
+        "_cache",
+        "_codes",
+        "_last",
+        "_nths",
+        "_odd",
+        "_origin_code",
+        "_origins",
+        "_stamps",
+    )
+
+    def __init__(self, pool: SpillPool = NO_SPILL) -> None:
+        self._stamps = SpillArray("q", pool, chunk=EVENT_CHUNK)
+        self._codes = SpillArray("I", pool, chunk=EVENT_CHUNK)
+        self._nths = SpillArray("q", pool, chunk=EVENT_CHUNK)  # -1: no run
+        self._origins: list[EventOrigin] = []
+        #: ``id()`` of an origin in ``_origins`` → its code (the list keeps it alive)
+        self._origin_code: dict[int, int] = {}
+        self._odd: dict[int, datetime] = {}
+        self._cache: WeakRuns[AssetEvent] = WeakRuns()
+        #: the latest timestamp appended and its microseconds (events come in bursts)
+        self._last: tuple[datetime | None, int] = (None, 0)
+
+    def append(self, event: AssetEvent) -> int:
+        """Store ``event`` (its id must be the next one); its timestamp in epoch us."""
+        stamps = self._stamps
+        event_id = stamps.start + len(stamps.head)
+        if event.id != event_id:
+            raise ValueError(f"event id {event.id} is not the log's next id {event_id}")
+        timestamp = event.timestamp
+        last, us = self._last
+        if timestamp is not last:
+            us = epoch_us(timestamp)
+            self._last = (timestamp, us)
+        if timestamp.tzinfo is not UTC or timestamp.fold:
+            self._odd[event_id] = timestamp
+        origin = event._origin
+        code = self._origin_code.get(id(origin))
+        if code is None:
+            code = self._origin_code[id(origin)] = len(self._origins)
+            self._origins.append(origin)
+        nth = event._nth
+        stamps.head.append(us)  # SpillArray.append, inline: once an event
+        self._codes.head.append(code)
+        self._nths.head.append(-1 if nth is None else nth)
+        if len(stamps.head) >= stamps.limit:
+            for column in (stamps, self._codes, self._nths):
+                column.spill()
+        self._cache[event_id] = event
+        return us
+
+    def __len__(self) -> int:
+        return len(self._stamps)
+
+    @overload
+    def __getitem__(self, index: int) -> AssetEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[AssetEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> AssetEvent | list[AssetEvent]:
+        if isinstance(index, slice):
+            return [self.get(i) for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.get(index)
+
+    def get(self, event_id: int) -> AssetEvent:
+        """The event with that (valid) id."""
+        event = self._cache.get(event_id)
+        if event is None:
+            event = AssetEvent.__new__(AssetEvent)
+            event.id = event_id
+            odd = self._odd.get(event_id) if self._odd else None
+            event.timestamp = from_epoch_us(self._stamps[event_id]) if odd is None else odd
+            event._origin = self._origins[self._codes[event_id]]
+            nth = self._nths[event_id]
+            event._nth = None if nth == -1 else nth
+            self._cache[event_id] = event
+        return event
+
+    def stamp_us(self, event_id: int) -> int:
+        """An event's timestamp in epoch microseconds, without building the event."""
+        return self._stamps[event_id]
+
+    def __iter__(self) -> Iterator[AssetEvent]:
+        for event_id in range(len(self)):
+            yield self.get(event_id)
+
+    def __delitem__(self, index: int | slice) -> None:
+        """``del log[n:]`` (a Back snapshot's restore) or ``del log[-1]``: the log is
+        only ever cut back at its end."""
+        if isinstance(index, int):
+            index = slice(index % len(self), None) if index in (-1, len(self) - 1) else index
+        if not isinstance(index, slice) or index.stop is not None or index.step is not None:
+            raise TypeError("the event log is only cut back at its end: del log[n:]")
+        count = min(index.start or 0, len(self))
+        for event_id in range(count, len(self)):
+            self._cache.pop(event_id)
+            self._odd.pop(event_id, None)
+        for column in (self._stamps, self._codes, self._nths):
+            column.truncate(count)
+        self._last = (None, 0)
+
+    def clear(self) -> None:
+        del self[0:]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (EventLog, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def copy(self) -> EventLog:
+        """A checkpoint's copy: the columns (spilled chunks shared), the same origins,
+        and the events still held (the same objects in both, like the runs)."""
+        out = EventLog.__new__(EventLog)
+        out._stamps, out._codes, out._nths = (
+            self._stamps.copy(),
+            self._codes.copy(),
+            self._nths.copy(),
+        )
+        out._origins = list(self._origins)
+        out._origin_code = dict(self._origin_code)
+        out._odd = dict(self._odd)
+        out._cache = self._cache.copy()
+        out._last = self._last
+        return out
+
+
+class EventIndex(Sequence[AssetEvent]):
+    """One asset's (or alias's) events in time order: their ids and timestamps (epoch
+    microseconds) as two parallel columns, read through the :class:`EventLog`; on a
+    spilling run log their old chunks go to the scratch file (consumers read only the
+    events after their queue's floor, AS-5)."""
+
+    __slots__ = ("ids", "log", "stamps")
+
+    def __init__(self, log: EventLog, pool: SpillPool = NO_SPILL) -> None:
+        self.log = log
+        self.stamps = SpillArray("q", pool, chunk=ASSET_CHUNK)
+        self.ids = SpillArray("I", pool, chunk=ASSET_CHUNK)
+
+    def add(self, event_id: int, us: int) -> None:
+        stamps, ids = self.stamps, self.ids  # SpillArray.append, inline: once an event
+        stamps.head.append(us)
+        ids.head.append(event_id)
+        if len(ids.head) >= ids.limit:
+            stamps.spill()
+            ids.spill()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> AssetEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[AssetEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> AssetEvent | list[AssetEvent]:
+        if isinstance(index, slice):
+            return [self.log.get(self.ids[i]) for i in range(len(self))[index]]
+        return self.log.get(self.ids[index])
+
+    def __iter__(self) -> Iterator[AssetEvent]:
+        get = self.log.get
+        for event_id in self.ids:
+            yield get(event_id)
+
+    def __delitem__(self, index: slice) -> None:
+        """``del index[n:]`` (a Back snapshot's restore)."""
+        del self.stamps[index]
+        del self.ids[index]
+
+    def ids_between(self, floor: int | None, upto: int) -> list[int]:
+        """Ids of the events with ``floor < timestamp <= upto`` (epoch us), in order."""
+        stamps = self.stamps
+        head = stamps.head
+        if floor is not None and head and head[0] <= floor:  # resident: the usual floor
+            lo = bisect_right(head, floor)
+            return self.ids.head[lo : max(lo, bisect_right(head, upto))].tolist()
+        lo = 0 if floor is None else stamps.bisect_right(floor)
+        return self.ids.take(lo, max(lo, stamps.bisect_right(upto)))
+
+    def latest_upto(self, upto: int) -> int | None:
+        """The id of the latest event with ``timestamp <= upto``."""
+        hi = self.stamps.bisect_right(upto)
+        return self.ids[hi - 1] if hi else None
+
+    def latest_before(self, at: int) -> int | None:
+        """The id of the latest event with ``timestamp < at``."""
+        index = self.stamps.bisect_left(at)
+        return self.ids[index - 1] if index else None
+
+    def first_at(self, at: int) -> int | None:
+        """The id of the first event with ``timestamp == at``."""
+        stamps = self.stamps
+        index = stamps.bisect_left(at)
+        return self.ids[index] if index < len(stamps) and stamps[index] == at else None
+
+    def copy(self, log: EventLog) -> EventIndex:
+        out = EventIndex.__new__(EventIndex)
+        out.log, out.stamps, out.ids = log, self.stamps.copy(), self.ids.copy()
+        return out
+
+
 @dataclass(slots=True)
 class AssetStore:
-    """The event log with per-asset and per-alias indexes (events arrive in time order)."""
+    """The event log with per-asset and per-alias indexes (events arrive in time order).
 
-    events: list[AssetEvent] = field(default_factory=list)
-    by_asset: dict[AssetKey, list[AssetEvent]] = field(default_factory=dict)
-    by_alias: dict[str, list[AssetEvent]] = field(default_factory=dict)
+    ``events``, ``by_asset`` and ``by_alias`` read as sequences of :class:`AssetEvent`;
+    they are columns underneath (:class:`EventLog`, :class:`EventIndex`), spilled with
+    the run log when ``pool`` spills (adr/0006).
+    """
+
+    #: where the event columns and indexes put their old chunks (the run log's pool)
+    pool: SpillPool = NO_SPILL
+    events: EventLog = field(init=False)
+    by_asset: dict[AssetKey, EventIndex] = field(default_factory=dict)
+    by_alias: dict[str, EventIndex] = field(default_factory=dict)
     #: alias name → assets emitted through it, in first-emission order (AS-9).
     alias_assets: dict[str, list[AssetKey]] = field(default_factory=dict)
     #: every asset the deployment knows, with its active flag (URI-2).
@@ -213,13 +461,14 @@ class AssetStore:
     #: assets only alias emissions created, with the housekeeping instant that makes
     #: them resolvable by ``Asset.ref`` (``orphanage``).
     activates_at: dict[AssetKey, datetime] = field(default_factory=dict)
-    #: timestamps parallel to ``by_asset`` / ``by_alias``, for bisection.
-    stamps: dict[object, list[datetime]] = field(default_factory=dict)
     #: interned :class:`EventOrigin` of the usual events (no partition, no extra).
     origins: dict[tuple[Any, ...], EventOrigin] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.events = EventLog(self.pool)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> AssetStore:
-        """A checkpoint's copy: new lists, the same (frozen) events, keys and instants.
+        """A checkpoint's copy: new columns, the same (immutable) events, keys and instants.
 
         Deep-copying tens of thousands of events made a checkpoint cost seconds
         after a few simulated weeks. An event never changes once recorded; its
@@ -227,16 +476,15 @@ class AssetStore:
         emitted, and the run of ``run_nth`` is the same in every copy that holds
         the event (it was created before the event was).
         """
-        out = AssetStore(
-            events=list(self.events),
-            by_asset={key: list(events) for key, events in self.by_asset.items()},
-            by_alias={name: list(events) for name, events in self.by_alias.items()},
-            alias_assets={name: list(keys) for name, keys in self.alias_assets.items()},
-            active=dict(self.active),
-            activates_at=dict(self.activates_at),
-            stamps={key: list(stamps) for key, stamps in self.stamps.items()},
-            origins=dict(self.origins),
-        )
+        out = AssetStore.__new__(AssetStore)
+        out.pool = self.pool
+        out.events = log = self.events.copy()
+        out.by_asset = {key: index.copy(log) for key, index in self.by_asset.items()}
+        out.by_alias = {name: index.copy(log) for name, index in self.by_alias.items()}
+        out.alias_assets = {name: list(keys) for name, keys in self.alias_assets.items()}
+        out.active = dict(self.active)
+        out.activates_at = dict(self.activates_at)
+        out.origins = dict(self.origins)
         memo[id(self)] = out
         return out
 
@@ -262,28 +510,27 @@ class AssetStore:
         return found
 
     def add(self, event: AssetEvent) -> bool:
-        """Store ``event``; True when it resolved an alias to an asset for the first time."""
-        self.events.append(event)
+        """Store ``event`` (its id is ``len(events)``); True when it resolved an alias to
+        an asset for the first time."""
+        us = self.events.append(event)
         origin = event._origin  # one read of the shared origin (asset, aliases)
         asset = origin.asset
-        events = self.by_asset.get(asset)
-        if events is None:  # the asset's first event: its lists, and known (active) now
-            events = self.by_asset[asset] = []
+        index = self.by_asset.get(asset)
+        if index is None:  # the asset's first event: its index, and known (active) now
+            index = self.by_asset[asset] = EventIndex(self.events, self.pool)
             self.active.setdefault(asset, True)
-        events.append(event)
-        stamps = self.stamps.get(asset)
-        if stamps is None:
-            stamps = self.stamps[asset] = []
-        stamps.append(event.timestamp)
+        index.add(event.id, us)
         if not origin.via_aliases:
             return False
         resolved_new = False
         for alias in origin.via_aliases:
-            self.by_alias.setdefault(alias, []).append(event)
-            self.stamps.setdefault(("alias", alias), []).append(event.timestamp)
+            by_alias = self.by_alias.get(alias)
+            if by_alias is None:
+                by_alias = self.by_alias[alias] = EventIndex(self.events, self.pool)
+            by_alias.add(event.id, us)
             resolved = self.alias_assets.setdefault(alias, [])
-            if event.asset not in resolved:
-                resolved.append(event.asset)
+            if asset not in resolved:
+                resolved.append(asset)
                 resolved_new = True
         return resolved_new
 
@@ -297,20 +544,37 @@ class AssetStore:
     def resolve_alias(self, name: str) -> tuple[AssetKey, ...]:
         return tuple(self.alias_assets.get(name, ()))
 
+    def _index(self, source: AssetKey | str) -> EventIndex | None:
+        return self.by_alias.get(source) if isinstance(source, str) else self.by_asset.get(source)
+
+    def ids_between(
+        self, source: AssetKey | str, floor: datetime | None, upto: datetime
+    ) -> list[int]:
+        """Ids of the events of an asset (or of an alias, by name) with
+        ``floor < timestamp <= upto``, in time order (AS-5: what a run consumes)."""
+        index = self._index(source)
+        if index is None:
+            return []
+        return index.ids_between(None if floor is None else epoch_us(floor), epoch_us(upto))
+
     def between(
         self, source: AssetKey | str, floor: datetime | None, upto: datetime
     ) -> list[AssetEvent]:
         """Events of an asset (or of an alias, by name) with ``floor < timestamp <= upto``."""
-        if isinstance(source, str):
-            events = self.by_alias.get(source, [])
-            stamps = self.stamps.get(("alias", source), [])
-        else:
-            events = self.by_asset.get(source, [])
-            stamps = self.stamps.get(source, [])
-        lo = 0 if floor is None else bisect_right(stamps, floor)
-        hi = bisect_right(stamps, upto)
-        return events[lo:hi]
+        return [self.events.get(i) for i in self.ids_between(source, floor, upto)]
+
+    def latest_id(self, source: AssetKey | str, upto: datetime) -> int | None:
+        """The id of the latest event of an asset (or alias) with ``timestamp <= upto``."""
+        index = self._index(source)
+        return None if index is None else index.latest_upto(epoch_us(upto))
 
     def latest_before(self, key: AssetKey, at: datetime) -> AssetEvent | None:
-        index = bisect_left(self.stamps.get(key, []), at)
-        return self.by_asset[key][index - 1] if index else None
+        index = self.by_asset.get(key)
+        found = None if index is None else index.latest_before(epoch_us(at))
+        return None if found is None else self.events.get(found)
+
+    def event_at(self, key: AssetKey, at: datetime) -> AssetEvent | None:
+        """The first event of ``key`` recorded at ``at`` (a queue row's event, AS-2)."""
+        index = self.by_asset.get(key)
+        found = None if index is None else index.first_at(epoch_us(at))
+        return None if found is None else self.events.get(found)

@@ -23,7 +23,7 @@ import tempfile
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 __all__ = [
@@ -379,25 +379,24 @@ class SpillArray:
 
     def bisect_left(self, value: int) -> int:
         """How many entries are < ``value`` (the array is sorted)."""
-        head = self.head
-        if not self.start or (head and head[0] < value):
-            return self.start + bisect_left(head, value)
-        assert self._firsts is not None
-        index = bisect_left(self._firsts, value) - 1
-        if index < 0:
-            return 0
-        return index * self._chunk + bisect_left(self._chunk_at(index), value)
+        return self._bisect(value, bisect_left)
 
     def bisect_right(self, value: int) -> int:
         """How many entries are <= ``value`` (the array is sorted)."""
-        head = self.head
-        if not self.start or (head and head[0] <= value):
-            return self.start + bisect_right(head, value)
+        return self._bisect(value, bisect_right)
+
+    def _bisect(self, value: int, find: Callable[[Sequence[int], int], int]) -> int:
+        """``find`` (bisect_left or bisect_right) over every entry: in the resident head
+        when the answer lies past its first entry, else in the one spilled chunk whose
+        first entry (``_firsts``) says it holds the answer."""
+        local = find(self.head, value)
+        if not self.start or local > 0:
+            return self.start + local
         assert self._firsts is not None
-        index = bisect_right(self._firsts, value) - 1
+        index = find(self._firsts, value) - 1
         if index < 0:
             return 0
-        return index * self._chunk + bisect_right(self._chunk_at(index), value)
+        return index * self._chunk + find(self._chunk_at(index), value)
 
     def tolist(self) -> list[int]:
         return list(self)

@@ -217,7 +217,33 @@ EVENT_CHUNK = 1 << 16
 ASSET_CHUNK = 1 << 12
 
 
-class EventLog(Sequence[AssetEvent]):
+class _Events(Sequence[AssetEvent]):
+    """A sequence of events read by position (:class:`EventLog`, :class:`EventIndex`):
+    the indexing and slicing both share, over the one lookup each defines."""
+
+    __slots__ = ()
+
+    def _event(self, index: int) -> AssetEvent:
+        """The event at ``index`` (0 <= index < len)."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> AssetEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[AssetEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> AssetEvent | list[AssetEvent]:
+        if isinstance(index, slice):
+            return [self._event(i) for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._event(index)
+
+
+class EventLog(_Events):
     """Every event in id order, as columns: ``AssetEvent`` objects are built on demand.
 
     A year of 10,000 DAGs records ~126 million events: as objects (with their
@@ -284,19 +310,7 @@ class EventLog(Sequence[AssetEvent]):
     def __len__(self) -> int:
         return len(self._stamps)
 
-    @overload
-    def __getitem__(self, index: int) -> AssetEvent: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[AssetEvent]: ...
-
-    def __getitem__(self, index: int | slice) -> AssetEvent | list[AssetEvent]:
-        if isinstance(index, slice):
-            return [self.get(i) for i in range(len(self))[index]]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _event(self, index: int) -> AssetEvent:
         return self.get(index)
 
     def get(self, event_id: int) -> AssetEvent:
@@ -363,7 +377,7 @@ class EventLog(Sequence[AssetEvent]):
         return out
 
 
-class EventIndex(Sequence[AssetEvent]):
+class EventIndex(_Events):
     """One asset's (or alias's) events in time order: their ids and timestamps (epoch
     microseconds) as two parallel columns, read through the :class:`EventLog`; on a
     spilling run log their old chunks go to the scratch file (consumers read only the
@@ -387,15 +401,7 @@ class EventIndex(Sequence[AssetEvent]):
     def __len__(self) -> int:
         return len(self.ids)
 
-    @overload
-    def __getitem__(self, index: int) -> AssetEvent: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[AssetEvent]: ...
-
-    def __getitem__(self, index: int | slice) -> AssetEvent | list[AssetEvent]:
-        if isinstance(index, slice):
-            return [self.log.get(self.ids[i]) for i in range(len(self))[index]]
+    def _event(self, index: int) -> AssetEvent:
         return self.log.get(self.ids[index])
 
     def __iter__(self) -> Iterator[AssetEvent]:

@@ -8,6 +8,7 @@ holding the time of the first event since it was last cleared).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -223,9 +224,9 @@ class _Events(Sequence[AssetEvent]):
 
     __slots__ = ()
 
+    @abstractmethod
     def _event(self, index: int) -> AssetEvent:
         """The event at ``index`` (0 <= index < len)."""
-        raise NotImplementedError
 
     @overload
     def __getitem__(self, index: int) -> AssetEvent: ...

@@ -232,16 +232,65 @@ def test_dag_view_reads_through_the_log() -> None:
         lambda r: setattr(r, "end_date", r.end_date.astimezone(ZoneInfo("Europe/London"))),
         lambda r: setattr(r.tasks[0], "state", "running"),
         lambda r: setattr(r.tasks[0], "finish_at", r.tasks[0].finish_at + timedelta(1)),
+        lambda r: setattr(r, "end_date", r.end_date.replace(fold=1)),
+        lambda r: setattr(r, "created_at", r.created_at.replace(tzinfo=None)),
+        lambda r: setattr(r, "partition_date", T0.astimezone(ZoneInfo("Europe/London"))),
+        lambda r: setattr(r.tasks[1], "start_date", r.tasks[1].start_date.replace(fold=1)),
+        lambda r: setattr(r.tasks[1], "outcome", "skipped"),
     ],
-    ids=["running", "history", "triggered_by", "non_utc", "task_running", "task_timer"],
+    ids=[
+        "running",
+        "history",
+        "triggered_by",
+        "non_utc",
+        "task_running",
+        "task_timer",
+        "fold",
+        "naive",
+        "zoned_partition_date",
+        "task_fold",
+        "unknown_outcome",
+    ],
 )
 def test_what_does_not_fit_stays_live(change: Any) -> None:
     log = RunLog()
+    log.append(_run(1))
+    log.freeze(log[0])  # the memo knows the usual instants, equal to the changed ones
+    before = log.columns()
+    sizes = [len(before.codes), len(before.times), len(before.task_end)]
     run = _run()
     change(run)
     log.append(run)
     assert not log.freeze(run)
-    assert log[0] is run and log.packed == 0
+    assert log[1] is run and log.packed == 1
+    after = log.columns()  # nothing of the refused run was appended
+    assert [len(after.codes), len(after.times), len(after.task_end)] == sizes
+
+
+def test_an_equal_zoned_instant_never_reads_a_utc_ones_memo_entry() -> None:
+    """The memo of epoch microseconds holds UTC instants: an equal instant in another
+    zone (equal and of equal hash) must not be packed through it."""
+    log = RunLog()
+    first, second = _run(0), _run(0)
+    log.append(first)
+    assert log.freeze(first)
+    second.end_date = first.end_date.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert second.end_date == first.end_date
+    log.append(second)
+    assert not log.freeze(second) and log[1] is second
+
+
+def test_a_task_whose_timer_equals_its_end_is_packed() -> None:
+    """``finish_at`` equal to ``end_date`` but another object (a copy) still packs."""
+    log = RunLog()
+    run = _run(tasks=3)
+    run.tasks[1].finish_at = copy.copy(run.tasks[1].end_date) + timedelta(0)
+    log.append(run)
+    expected = copy.deepcopy(run)
+    assert log.freeze(run)
+    del run
+    gc.collect()
+    assert log[0] == expected
 
 
 def test_copies_are_independent() -> None:

@@ -27,8 +27,6 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import chain, repeat
-from operator import attrgetter, is_
 from typing import Any, overload
 
 import numpy as np
@@ -215,7 +213,7 @@ class RunLog(_RunsView):
         self._cache: WeakRuns[DagRun] = WeakRuns()
         #: recent instants packed → their epoch microseconds (see ``_epoch_us``), and how
         #: many instants were converted (tests count the work)
-        self._memo: dict[datetime | None, int] = {None: _NONE}
+        self._memo: dict[datetime, int] = {}
         self.instants_computed = 0
         # packed columns, one entry per row
         self._dag = array("I")
@@ -288,20 +286,18 @@ class RunLog(_RunsView):
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
 
-        On the path of every run that ends (issue 14), so the per-task and per-instant
-        work is done by C loops (``map`` over attribute getters and the memo's ``get``)
-        rather than by Python loops: everything is checked first, then appended."""
+        On the path of every run that ends (issue 14): one pass over the run's tasks,
+        one over its instants (through the log's memo of recent ones, ``_remember``),
+        everything checked before anything is appended. Plain loops: for the few tasks
+        and instants of a run they beat ``map`` over attribute getters (measured)."""
         run_id = run.id
         if run.history is not None or run_id not in self._live:
             return False
         run_code = _END_CODE.get((run.run_type, run.state, run.triggered_by))
         if run_code is None:  # not ended, or not triggered as this simulator triggers it
             return False
-        tasks = run.tasks
-        task_codes = _task_codes(tasks)
-        if task_codes is None:
-            return False
         interval = run.data_interval
+        tasks = run.tasks
         values: list[datetime | None] = [
             run.logical_date,
             None if interval is None else interval.start,
@@ -310,14 +306,37 @@ class RunLog(_RunsView):
             run.created_at,
             run.start_date,
             run.end_date,
+            run.partition_date,  # checked, not packed: it lives in a side table
         ]
-        values += chain.from_iterable(map(_TASK_DATES, tasks))
-        packed = self._epochs(values)
-        partition_date = run.partition_date  # checked, not packed: it lives in a side table
-        if packed is None or (
-            partition_date is not None and self._epochs([partition_date]) is None
-        ):
-            return False
+        task_codes = bytearray()
+        task_code = _TASK_CODE.get
+        inlets = False
+        for task in tasks:
+            end_date = task.end_date
+            code = task_code((task.state, task.outcome, task.held))
+            if code is None or (task.finish_at is not end_date and task.finish_at != end_date):
+                return False  # not finished, or a timer still owed
+            task_codes.append(code)
+            values.append(task.start_date)
+            values.append(end_date)
+            inlets = inlets or bool(task.inlet_events)
+        # Each instant in epoch microseconds, through the memo of recent ones: the runs
+        # ending near one another share most instants (the loop's ticks, one cron minute
+        # across DAGs), a datetime caches its hash, while ``(value - EPOCH) // ONE_US``
+        # builds two timedeltas (issue 14). Only UTC, fold-0 instants are packed (any
+        # other would not come back identical), checked before the memo is read: an
+        # equal zoned instant must not find a UTC one's entry.
+        memo = self._memo.get
+        packed: list[int] = []
+        append = packed.append
+        for value in values:
+            if value is None:
+                append(_NONE)
+            elif value.tzinfo is UTC and not value.fold:
+                found = memo(value)
+                append(self._remember(value) if found is None else found)
+            else:
+                return False
         row = self._row0 + len(self._nth)
         code = self._dag_codes.get(run.dag_id)
         self._dag.append(self._dag_code(run.dag_id) if code is None else code)
@@ -329,20 +348,18 @@ class RunLog(_RunsView):
         self._consumed_end.append(self._consumed0 + len(self._consumed))
         first_task = self._flat0 + len(self._task_codes)
         self._task_codes += task_codes
-        if any(map(_INLET_EVENTS, tasks)):
+        if inlets:
             for offset, task in enumerate(tasks):
                 if task.inlet_events:
                     self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(packed[_TIME_FIELDS:])
-        self._task_end.append(first_task + len(tasks))
-        ids = tuple(map(_TASK_ID, tasks))
-        code = self._id_tuple_codes.get(ids)
-        self._task_ids.append(self._id_tuple_code(ids) if code is None else code)
+        self._task_times.extend(packed[_TIME_FIELDS + 1 :])
+        self._task_end.append(first_task + len(task_codes))
+        self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
         if run_id in self._own_run_ids:
             self._own_run_ids.discard(run_id)
             self._run_ids[row] = run.run_id
-        if run.partition_key is not None or partition_date is not None:
-            self._partitions[row] = (run.partition_key, partition_date)
+        if run.partition_key is not None or run.partition_date is not None:
+            self._partitions[row] = (run.partition_key, run.partition_date)
         if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
             self._backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
         index = run_id - self._id0
@@ -356,34 +373,12 @@ class RunLog(_RunsView):
             self._spill_block()
         return True
 
-    def _epochs(self, values: list[datetime | None]) -> list[int] | None:
-        """Each instant in epoch microseconds (:data:`NULL_INSTANT` for None), or None
-        when one is not a UTC, fold-0 instant (any other would not come back identical).
-
-        Through the memo of recent instants: the runs ending near one another share
-        most instants (the loop's ticks, one cron minute across DAGs), a datetime caches
-        its hash, while ``(value - EPOCH) // ONE_US`` builds two timedeltas (issue 14).
-        The zone and fold are checked before the memo is read (an equal zoned instant
-        must not find a UTC one's entry); the memo holds None too, as the null instant."""
-        if set(map(getattr, values, _TZINFO, _UTC_FOR_NONE)) != _ONLY_UTC or any(
-            map(getattr, values, _FOLD, _FOLD_FOR_NONE)
-        ):
-            return None
-        memo = self._memo
-        packed = list(map(memo.get, values))
-        if None in packed:  # instants the memo lacks (or a memo started afresh)
-            for i, value in enumerate(values):
-                if packed[i] is None:
-                    packed[i] = _NONE if value is None else self._remember(value)
-        return packed  # type: ignore[return-value]  # no None left
-
     def _remember(self, value: datetime) -> int:
         """``epoch_us`` of a UTC instant the memo lacks, now kept in it (a bounded
-        cache of recent instants: it starts afresh once full, with the null instant)."""
+        cache of recent instants: it starts afresh once full)."""
         memo = self._memo
         if len(memo) >= _MEMO_SIZE:
             memo.clear()
-            memo[None] = _NONE
         found = memo[value] = (value - _EPOCH) // _ONE_US
         self.instants_computed += 1
         return found
@@ -768,7 +763,7 @@ class RunLog(_RunsView):
             if name == "_cache":
                 out._cache = WeakRuns()
             elif name == "_memo":  # a cache, not state: the copy starts without one
-                out._memo = {None: _NONE}
+                out._memo = {}
             elif name == "_live":
                 out._live = {k: copy.deepcopy(v, memo) for k, v in value.items()}
             else:  # columns and side tables of immutable values
@@ -826,33 +821,6 @@ _TASK_CODE: dict[tuple[str, str, bool], int] = {
     for outcome in _OUTCOMES
     for held in (False, True)
 }
-_TASK_KEY = attrgetter("state", "outcome", "held")
-_TASK_DATES = attrgetter("start_date", "end_date")
-_TASK_ID = attrgetter("task_id")
-_FINISH_AT = attrgetter("finish_at")
-_END_DATE = attrgetter("end_date")
-_INLET_EVENTS = attrgetter("inlet_events")
-# ``getattr`` arguments for RunLog._epochs' C loops: a None instant reads as UTC, fold 0.
-_TZINFO = repeat("tzinfo")
-_UTC_FOR_NONE = repeat(UTC)
-_FOLD = repeat("fold")
-_FOLD_FOR_NONE = repeat(0)
-_ONLY_UTC = {UTC}
-
-
-def _task_codes(tasks: list[TaskInstance]) -> bytes | None:
-    """The tasks' bytes in the task codes column, or None when one has not finished or
-    its ``finish_at`` is not its end (a timer still owed): such a run stays live.
-    ``finish_task`` sets both to one instant, so the identity check settles it."""
-    try:
-        codes = bytes(map(_TASK_CODE.__getitem__, map(_TASK_KEY, tasks)))
-    except KeyError:
-        return None
-    if not all(map(is_, map(_FINISH_AT, tasks), map(_END_DATE, tasks))) and any(
-        t.finish_at != t.end_date for t in tasks
-    ):
-        return None
-    return codes
 
 
 class DagRuns(_RunsView):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from explorer.engine.assets.condition import AliasNode, AssetKey, RefNode, evaluate
 from explorer.engine.assets.orphanage import note_created_by_alias
 from explorer.engine.assets.partitioned import queue_partitioned_event
-from explorer.engine.assets.store import NO_EXTRA, AssetEvent, EventSource
+from explorer.engine.assets.store import NO_EXTRA, AssetEvent, EventOrigin, EventSource
 from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
 from explorer.engine.runs import DagRun, TaskInstance
@@ -103,23 +103,28 @@ def record_event(
     wrote_data: bool = True,
 ) -> AssetEvent:
     """``AssetManager.register_asset_change``: store the event, then queue consumers (AS-2)."""
-    st = sim.state
     aliases = tuple(sorted(via_aliases)) if len(via_aliases) > 1 else tuple(via_aliases)
-    plain = partition_key is None and partition_date is None and not extra
-    store = st.assets
-    event = AssetEvent(  # positional, in AssetEvent.__init__'s order (one per emission)
-        len(store.events),
-        key,
-        st.now,
-        source,
-        partition_key,
-        partition_date,
-        dict(extra) if extra else NO_EXTRA,
-        aliases,
-        wrote_data,
-        origin=store.origin(key, source, aliases, wrote_data) if plain else None,
-    )
-    new_resolution = store.add(event)
+    if partition_key is None and partition_date is None and not extra:
+        origin = sim.state.assets.origin(key, source, aliases, wrote_data)
+    else:
+        origin = EventOrigin.of(
+            key,
+            source,
+            partition_key,
+            partition_date,
+            dict(extra) if extra else NO_EXTRA,
+            aliases,
+            wrote_data,
+        )
+    return _record(sim, origin, source.run_nth)
+
+
+def _record(sim: Host, origin: EventOrigin, nth: int | None) -> AssetEvent:
+    """:func:`record_event` of an event whose origin is known (a task's outlet event
+    comes here directly, its origin read once per outlet: issue 14)."""
+    st = sim.state
+    event, new_resolution = st.assets.record(origin, st.now, nth)
+    key, aliases, partition_key = origin.asset, origin.via_aliases, origin.partition_key
     # No ``dirty`` here: what an event lets a loop do is a reason of its own, a
     # consumer ready under its max_active_runs (``asset_open``, AS-3/AS-4) or a
     # partition request to evaluate (``queue_partitioned_event``, PT-3); an event that
@@ -196,7 +201,8 @@ def emit_task_events(
         return  # AS-1: no outlet, nothing added through an alias: no event (most tasks)
     keys = partition_keys if partition_keys is not None else spec.partition_keys
     wrote = task.outcome != "success_no_data"
-    source = EventSource("task", run.dag_id, task.task_id, run_nth=run.nth, runs=dag.runs)
+    store = st.assets
+    dag_id, task_id, runs = run.dag_id, task.task_id, dag.runs
     for outlet in spec.outlets:
         if isinstance(outlet, AliasNode):
             continue  # an alias emits only what the task adds through it (AS-9)
@@ -219,11 +225,18 @@ def emit_task_events(
             continue
         for pk in _distinct(keys) if keys else (run.partition_key,):
             date = run.partition_date if pk == run.partition_key else None
-            record_event(
-                sim, key, source=source, partition_key=pk, partition_date=date, wrote_data=wrote
+            # record_event's origin, without the EventSource it would be read from
+            origin = (
+                store.task_origin(key, dag_id, task_id, runs, wrote)
+                if pk is None and date is None
+                else EventOrigin(
+                    key, "task", dag_id, task_id, None, runs, pk, date, NO_EXTRA, (), wrote
+                )
             )
+            _record(sim, origin, run.nth)
     if emissions:
         aliases = frozenset(o.name for o in spec.outlets if isinstance(o, AliasNode))
+        source = EventSource("task", dag_id, task_id, run_nth=run.nth, runs=runs)
         _emit_through_aliases(sim, run, emissions, source, wrote, aliases)
 
 

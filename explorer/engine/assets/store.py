@@ -286,6 +286,26 @@ class EventLog(_Events):
         event_id = stamps.start + len(stamps.head)
         if event.id != event_id:
             raise ValueError(f"event id {event.id} is not the log's next id {event_id}")
+        return self._put(event)
+
+    def record(
+        self, origin: EventOrigin, timestamp: datetime, nth: int | None
+    ) -> tuple[AssetEvent, int]:
+        """A new event of ``origin`` at ``timestamp``, emitted by run ``nth``: built here
+        with the next id (its four slots set directly, as :meth:`get` builds one) and
+        stored; with its timestamp in epoch us. Once per task event (issue 14)."""
+        stamps = self._stamps
+        event = AssetEvent.__new__(AssetEvent)
+        event.id = stamps.start + len(stamps.head)
+        event.timestamp = timestamp
+        event._origin = origin
+        event._nth = nth
+        return event, self._put(event)
+
+    def _put(self, event: AssetEvent) -> int:
+        """Store ``event``, whose id is the next one: :meth:`append` and :meth:`record`."""
+        stamps = self._stamps
+        event_id = event.id
         timestamp = event.timestamp
         last, us = self._last
         if timestamp is not last:
@@ -516,10 +536,39 @@ class AssetStore:
             )
         return found
 
+    def task_origin(
+        self, asset: AssetKey, dag_id: str, task_id: str, runs: DagRuns, wrote_data: bool
+    ) -> EventOrigin:
+        """:meth:`origin` of a task's outlet event (no alias, no partition, no extra),
+        without an :class:`EventSource` to read it from: the same entry of ``origins``."""
+        key = (asset, "task", dag_id, task_id, None, id(runs), (), wrote_data)
+        found = self.origins.get(key)
+        if found is None or found.runs is not runs:
+            found = self.origins[key] = EventOrigin(
+                asset, "task", dag_id, task_id, None, runs, None, None, NO_EXTRA, (), wrote_data
+            )
+        return found
+
     def add(self, event: AssetEvent) -> bool:
         """Store ``event`` (its id is ``len(events)``); True when it resolved an alias to
         an asset for the first time."""
-        us = self.events.append(event)
+        return self._indexed(event, self.events.append(event))
+
+    def record(
+        self, origin: EventOrigin, timestamp: datetime, nth: int | None
+    ) -> tuple[AssetEvent, bool]:
+        """A new event of ``origin`` at ``timestamp`` (emitted by run ``nth``), built and
+        stored with the next id; and :meth:`add`'s flag."""
+        event, us = self.events.record(origin, timestamp, nth)
+        index = self.by_asset.get(origin.asset)
+        if index is None or origin.via_aliases:
+            return event, self._indexed(event, us)
+        index.add(event.id, us)  # the usual event: its asset's index only
+        return event, False
+
+    def _indexed(self, event: AssetEvent, us: int) -> bool:
+        """Index a stored event by asset and by alias; True when it resolved an alias to
+        an asset for the first time."""
         origin = event._origin  # one read of the shared origin (asset, aliases)
         asset = origin.asset
         index = self.by_asset.get(asset)

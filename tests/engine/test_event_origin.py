@@ -11,7 +11,13 @@ import copy
 from datetime import UTC, datetime
 
 from explorer.engine.assets.condition import AssetKey
-from explorer.engine.assets.store import NO_EXTRA, AssetEvent, AssetStore, EventSource
+from explorer.engine.assets.store import (
+    NO_EXTRA,
+    AssetEvent,
+    AssetStore,
+    EventOrigin,
+    EventSource,
+)
 from explorer.engine.runlog import DagRuns, RunLog
 
 KEY = AssetKey("orders", "s3://lake/orders")
@@ -64,3 +70,37 @@ def test_a_partitioned_event_with_extra_keeps_its_own_fields() -> None:
     assert event != AssetEvent(3, KEY, AT, source, partition_key="2024-03-02")
     assert copy.deepcopy(event) is event and copy.copy(event) is event
     assert "partition_key='2024-03-01'" in repr(event)
+
+
+def test_a_task_origin_is_the_origin_its_event_source_reads() -> None:
+    """``task_origin`` (no EventSource built, issue 14) interns the entry ``origin`` does."""
+    store, runs = AssetStore(), DagRuns(RunLog())
+    source = EventSource("task", "load", "write", run_nth=4, runs=runs)
+    for wrote in (True, False):
+        made = store.task_origin(KEY, "load", "write", runs, wrote)
+        assert made is store.origin(KEY, source, (), wrote)
+        assert made == EventOrigin.of(KEY, source, wrote_data=wrote)
+
+
+def test_an_event_recorded_unbuilt_reads_like_one_added() -> None:
+    """``AssetStore.record`` stores the columns only; the event built on demand is equal
+    to the one ``add`` keeps, in the log and in the asset's and alias's indexes."""
+    runs = DagRuns(RunLog())
+    added, recorded = AssetStore(), AssetStore()
+    plan = [(KEY, (), 0), (AssetKey("b", "b"), ("al",), 1), (KEY, (), 2), (KEY, ("al",), None)]
+    for asset, aliases, nth in plan:
+        source = EventSource("task", "load", "write", run_nth=nth, runs=runs)
+        origin = added.origin(asset, source, aliases, True)
+        event = AssetEvent(len(added.events), asset, AT, source, via_aliases=aliases, origin=origin)
+        flag = added.add(event)
+        event_id, recorded_flag = recorded.record(
+            recorded.origin(asset, source, aliases, True), AT, nth
+        )
+        assert (event_id, recorded_flag) == (event.id, flag)
+    assert list(recorded.events) == list(added.events)
+    for store in (added, recorded):
+        assert [e.id for e in store.by_asset[KEY]] == [0, 2, 3]
+        assert [e.id for e in store.by_alias["al"]] == [1, 3]
+        assert store.alias_assets == {"al": [AssetKey("b", "b"), KEY]}
+    held = recorded.events.get(2)
+    assert recorded.events.get(2) is held  # one object while anybody holds it

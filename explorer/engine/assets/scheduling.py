@@ -116,14 +116,16 @@ def record_event(
             aliases,
             wrote_data,
         )
-    return _record(sim, origin, source.run_nth)
+    return sim.state.assets.events.get(_record(sim, origin, source.run_nth))
 
 
-def _record(sim: Host, origin: EventOrigin, nth: int | None) -> AssetEvent:
-    """:func:`record_event` of an event whose origin is known (a task's outlet event
-    comes here directly, its origin read once per outlet: issue 14)."""
+def _record(sim: Host, origin: EventOrigin, nth: int | None) -> int:
+    """:func:`record_event` of an event whose origin is known, returning its id (a
+    task's outlet event comes here directly, its origin read once per outlet, and is
+    built as an object only for a partitioned consumer or an audit row: issue 14)."""
     st = sim.state
-    event, new_resolution = st.assets.record(origin, st.now, nth)
+    event_id, new_resolution = st.assets.record(origin, st.now, nth)
+    event: AssetEvent | None = None
     key, aliases, partition_key = origin.asset, origin.via_aliases, origin.partition_key
     # No ``dirty`` here: what an event lets a loop do is a reason of its own, a
     # consumer ready under its max_active_runs (``asset_open``, AS-3/AS-4) or a
@@ -139,6 +141,8 @@ def _record(sim: Host, origin: EventOrigin, nth: int | None) -> AssetEvent:
             if partition_key is None:
                 unkeyed.append(dag.dag_id)
             else:
+                if event is None:  # built once, for the partitioned consumers (PT-3)
+                    event = st.assets.events.get(event_id)
                 queue_partitioned_event(sim, dag, event)
         elif partition_key is None and key not in dag.adrq:
             # AS-2: the row holds the first event since it was last cleared. AS-3: the
@@ -149,13 +153,13 @@ def _record(sim: Host, origin: EventOrigin, nth: int | None) -> AssetEvent:
             st.asset_queued.add(dag.dag_id)
             touched.append(dag)
     if unkeyed:  # RND-2: one audit row per event, naming every partitioned consumer
-        _audit(sim, "missing partition key", sorted(unkeyed), event)
+        _audit(sim, "missing partition key", sorted(unkeyed), st.assets.events.get(event_id))
     # Readiness changes only with queue rows, alias resolutions and active flags (AS-3):
     # an event no consumer queues and resolving no alias changes none.
     if new_resolution or touched:
         refresh_ready(sim, None if new_resolution else touched)
     sim.emit("asset_event", None, None, key.label())
-    return event
+    return event_id
 
 
 def _audit(sim: Host, what: str, dag_ids: list[str], event: AssetEvent, **fields: Any) -> None:

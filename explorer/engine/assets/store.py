@@ -286,46 +286,38 @@ class EventLog(_Events):
         event_id = stamps.start + len(stamps.head)
         if event.id != event_id:
             raise ValueError(f"event id {event.id} is not the log's next id {event_id}")
-        return self._put(event)
+        us = self._put(event_id, event.timestamp, event._origin, event._nth)
+        self._cache[event_id] = event
+        return us
 
-    def record(
-        self, origin: EventOrigin, timestamp: datetime, nth: int | None
-    ) -> tuple[AssetEvent, int]:
-        """A new event of ``origin`` at ``timestamp``, emitted by run ``nth``: built here
-        with the next id (its four slots set directly, as :meth:`get` builds one) and
-        stored; with its timestamp in epoch us. Once per task event (issue 14)."""
+    def record(self, origin: EventOrigin, timestamp: datetime, nth: int | None) -> tuple[int, int]:
+        """A new event of ``origin`` at ``timestamp``, emitted by run ``nth``, stored
+        without building it: its id and its timestamp in epoch us. Most events are
+        never read as objects (a task's outlet event, issue 14); :meth:`get` builds one
+        when asked, equal to what :meth:`append` would have kept."""
         stamps = self._stamps
-        event = AssetEvent.__new__(AssetEvent)
-        event.id = stamps.start + len(stamps.head)
-        event.timestamp = timestamp
-        event._origin = origin
-        event._nth = nth
-        return event, self._put(event)
+        event_id = stamps.start + len(stamps.head)
+        return event_id, self._put(event_id, timestamp, origin, nth)
 
-    def _put(self, event: AssetEvent) -> int:
-        """Store ``event``, whose id is the next one: :meth:`append` and :meth:`record`."""
+    def _put(self, event_id: int, timestamp: datetime, origin: EventOrigin, nth: int | None) -> int:
+        """The columns of the next event (:meth:`append`, :meth:`record`)."""
         stamps = self._stamps
-        event_id = event.id
-        timestamp = event.timestamp
         last, us = self._last
         if timestamp is not last:
             us = epoch_us(timestamp)
             self._last = (timestamp, us)
         if timestamp.tzinfo is not UTC or timestamp.fold:
             self._odd[event_id] = timestamp
-        origin = event._origin
         code = self._origin_code.get(id(origin))
         if code is None:
             code = self._origin_code[id(origin)] = len(self._origins)
             self._origins.append(origin)
-        nth = event._nth
         stamps.head.append(us)  # SpillArray.append, inline: once an event
         self._codes.head.append(code)
         self._nths.head.append(-1 if nth is None else nth)
         if len(stamps.head) >= stamps.limit:
             for column in (stamps, self._codes, self._nths):
                 column.spill()
-        self._cache[event_id] = event
         return us
 
     def __len__(self) -> int:
@@ -552,30 +544,27 @@ class AssetStore:
     def add(self, event: AssetEvent) -> bool:
         """Store ``event`` (its id is ``len(events)``); True when it resolved an alias to
         an asset for the first time."""
-        return self._indexed(event, self.events.append(event))
+        return self._indexed(event.id, event._origin, self.events.append(event))
 
-    def record(
-        self, origin: EventOrigin, timestamp: datetime, nth: int | None
-    ) -> tuple[AssetEvent, bool]:
-        """A new event of ``origin`` at ``timestamp`` (emitted by run ``nth``), built and
-        stored with the next id; and :meth:`add`'s flag."""
-        event, us = self.events.record(origin, timestamp, nth)
+    def record(self, origin: EventOrigin, timestamp: datetime, nth: int | None) -> tuple[int, bool]:
+        """:meth:`add` of a new event of ``origin`` at ``timestamp`` (emitted by run
+        ``nth``) that is not built (:meth:`EventLog.record`): its id, and the flag."""
+        event_id, us = self.events.record(origin, timestamp, nth)
         index = self.by_asset.get(origin.asset)
         if index is None or origin.via_aliases:
-            return event, self._indexed(event, us)
-        index.add(event.id, us)  # the usual event: its asset's index only
-        return event, False
+            return event_id, self._indexed(event_id, origin, us)
+        index.add(event_id, us)  # the usual event: its asset's index only
+        return event_id, False
 
-    def _indexed(self, event: AssetEvent, us: int) -> bool:
+    def _indexed(self, event_id: int, origin: EventOrigin, us: int) -> bool:
         """Index a stored event by asset and by alias; True when it resolved an alias to
         an asset for the first time."""
-        origin = event._origin  # one read of the shared origin (asset, aliases)
         asset = origin.asset
         index = self.by_asset.get(asset)
         if index is None:  # the asset's first event: its index, and known (active) now
             index = self.by_asset[asset] = EventIndex(self.events, self.pool)
             self.active.setdefault(asset, True)
-        index.add(event.id, us)
+        index.add(event_id, us)
         if not origin.via_aliases:
             return False
         resolved_new = False
@@ -583,7 +572,7 @@ class AssetStore:
             by_alias = self.by_alias.get(alias)
             if by_alias is None:
                 by_alias = self.by_alias[alias] = EventIndex(self.events, self.pool)
-            by_alias.add(event.id, us)
+            by_alias.add(event_id, us)
             resolved = self.alias_assets.setdefault(alias, [])
             if asset not in resolved:
                 resolved.append(asset)

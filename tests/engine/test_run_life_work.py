@@ -210,24 +210,24 @@ def _simulate_readiness(*, every_event: bool) -> tuple[list[dict[str, Any]], Cou
     ``every_event``: the old behaviour, every listener of an event evaluated again."""
     evaluated: Counter[str] = Counter()
     real_ready = scheduling.condition_ready
-    real_record = scheduling.record_event
+    real_record = scheduling._record  # every event's path (a task's outlet events too)
 
     def counting(sim: Any, dag: DagState) -> bool:
         evaluated[dag.dag_id] += 1
         return real_ready(sim, dag)
 
-    def record_then_refresh(sim: Any, key: AssetKey, **kwargs: Any) -> Any:
-        event = real_record(sim, key, **kwargs)
-        listeners = [sim.state.dags[d] for d in sim.listeners(key, event.via_aliases)]
+    def record_then_refresh(sim: Any, origin: Any, nth: int | None) -> int:
+        event_id = real_record(sim, origin, nth)
+        listeners = [sim.state.dags[d] for d in sim.listeners(origin.asset, origin.via_aliases)]
         scheduling.refresh_ready(
             sim, [d for d in listeners if d.deployed and not d.is_paused and d.adrq]
         )
-        return event
+        return event_id
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(scheduling, "condition_ready", counting)
         if every_event:
-            mp.setattr(scheduling, "record_event", record_then_refresh)
+            mp.setattr(scheduling, "_record", record_then_refresh)
         config = SchedulerConfig(loop_interval=timedelta(seconds=1))
         sim = Simulation(_producer_and_consumers(20), start=START, config=config, bulk=False)
         sim.advance_to(START + timedelta(hours=2))

@@ -266,7 +266,15 @@ class DagState:
         return None if nth is None else self.runs[nth]
 
     def active_runs(self, *, include_backfill: bool) -> int:
-        return sum(1 for run in self.active if include_backfill or run.backfill_id is None)
+        # A plain loop: a DAG has a run or two active, and a generator for them cost more
+        # than the count (issue 14: asked at every parse and run created or ended).
+        active = self.active
+        count = len(active)
+        if not include_backfill:
+            for run in active:
+                if run.backfill_id is not None:
+                    count -= 1
+        return count
 
     def note_created(self, run: DagRun) -> None:
         """Keep TT-3's parse reference: the latest scheduled/backfill run by logical date

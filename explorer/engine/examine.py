@@ -21,9 +21,10 @@ their place in the queue.
 
 What a loop costs (issue 14, scope 3). The queue is one list kept from loop to
 loop with a head index (the examined front is cut off now and then, never shifted
-one entry at a time), its entries ``(run_after, run, start_date)`` so that a group
-sorts by a C key. Every entry stands for a running run: the loop drops the runs it
-ends (:meth:`Rotation.ended`), and whatever else may end or restart a run (a script
+one entry at a time), its entries ``(run_after, run, start_date)`` with run_after
+as a number (:func:`sort_key`), so that a group sorts by a C key comparing floats.
+Every entry stands for a running run: the loop drops the runs it ends
+(:meth:`Rotation.ended`), and whatever else may end or restart a run (a script
 step, a bundle refresh, the paused sweep) says so with :meth:`Rotation.changed`,
 after which the next use drops the dead entries once. So with no DAG paused (the
 loop names them, ``SimState.paused_ids``) an examination is two slices and a sort,
@@ -39,27 +40,44 @@ run_afters are equal); it becomes periodic, and whole periods are jumped over.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain, islice
-from operator import is_, itemgetter
+from itertools import chain, compress, islice, repeat
+from itertools import count as places
+from operator import attrgetter, eq, is_, itemgetter
 from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
+from explorer.engine.tz import EPOCH, ONE_US
 
 if TYPE_CHECKING:
     from explorer.engine.dagstate import DagState
 
-__all__ = ["Rotation"]
+__all__ = ["Rotation", "sort_key"]
 
-#: A queue entry: the run's run_after (the sort key), the run, and its start_date when
-#: it entered (a run a backfill clears and starts again enters afresh; its old entry is
-#: then dead).
-_Entry = tuple[datetime, DagRun, datetime | None]
+#: A queue entry: the run's run_after as a number (the sort key, :func:`sort_key`), the
+#: run, and its start_date when it entered (a run a backfill clears and starts again
+#: enters afresh; its old entry is then dead).
+_Entry = tuple[float | int, DagRun, datetime | None]
 
 #: An entry's sort key, read in C (a group of 20 is sorted at every loop).
 _RUN_AFTER = itemgetter(0)
+#: An entry's run, and a run's state, read in C.
+_RUN = itemgetter(1)
+_STATE = attrgetter("state")
+
+#: Beyond this many microseconds from the epoch a float no longer holds every integer.
+_EXACT = 2**53
+
+
+def sort_key(run_after: datetime) -> float | int:
+    """``run_after`` as microseconds since the epoch, ordered and tied exactly as the
+    instants are: a float where that is exact (the sort compares floats in C, a third
+    cheaper than datetimes: skips sort a group of 20 for every loop skipped, issue 14),
+    else the integer (a float and an int compare exactly)."""
+    micros = (run_after - EPOCH) // ONE_US
+    return float(micros) if -_EXACT < micros < _EXACT else micros
 
 
 @dataclass(slots=True)
@@ -104,7 +122,9 @@ class Rotation:
             self.unchecked = True  # not where the latest examination put them
             return
         back = queue[-examined:]
-        queue[-examined:] = [e for e in back if e[1].state == "running"]
+        # The states read in C: one loop a run ends in (issue 14).
+        states = map(_STATE, map(_RUN, back))
+        queue[-examined:] = compress(back, map(eq, states, repeat("running")))
 
     def entries(self) -> Iterator[_Entry]:
         """The entries in examination order (fresh ones once sorted), dead ones included
@@ -134,7 +154,7 @@ class Rotation:
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
         run.last_scheduling_decision = None
-        self.fresh.append((run.run_after, run, run.start_date))
+        self.fresh.append((sort_key(run.run_after), run, run.start_date))
         self.fresh_sorted = False
         self.epoch += 1
 
@@ -160,7 +180,7 @@ class Rotation:
         else:
             taken = self._take_unpaused(dags, cap, paused)
         taken.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
-        runs = [e[1] for e in taken]
+        runs = list(map(_RUN, taken))
         for run in runs:
             run.last_scheduling_decision = now
         self.queue += taken
@@ -222,10 +242,8 @@ class Rotation:
         self._check()
         entries = self.entries()  # the order the next examination takes them in
         if paused is not None and not paused:
-            for place, entry in enumerate(entries):
-                if id(entry[1]) in wanted:
-                    return place // cap + 1
-            return None
+            first = _first_place(map(id, map(_RUN, entries)), wanted)
+            return None if first is None else first // cap + 1
         place = 0
         for entry in entries:
             run = entry[1]
@@ -275,46 +293,57 @@ class Rotation:
         """``count`` examinations when every entry is examinable and none is fresh: the
         front ``cap`` entries, sorted by run_after, go to the back, ``count`` times.
         The rotation is deterministic, so it is periodic: Brent's cycle search (one saved
-        state, compared in C) finds the period and whole periods are jumped over."""
-        start = self.queue[self.head :]
-        size = len(start)
+        state, compared in C) finds the period and whole periods are jumped over.
+
+        The groups are appended to the queue list itself, no copy of it made (issue 14:
+        most skips replay a few loops of a queue of hundreds); the runs the loops take
+        are the first ``count * cap`` (at most all), stamped before the replay."""
+        queue = self.queue
+        if self.head:
+            del queue[: self.head]
+            self.head = 0
+        size = len(queue)
+        for entry in islice(queue, min(count * cap, size)):
+            entry[1].last_scheduling_decision = last
         if size <= cap:  # every run examined at once; later loops keep that order
-            start.sort(key=_RUN_AFTER)
-            for entry in start:
-                entry[1].last_scheduling_decision = last
-            self.queue, self.head = start, 0
+            queue.sort(key=_RUN_AFTER)
             return
-        order, head, consumed, done = start[:], 0, 0, 0
+        # Until every entry has been taken once no state repeats (the stamps differ):
+        # those loops look for no period.
+        done = min(count, -(-size // cap))
+        head = done * cap
+        for at in range(0, head, cap):
+            group = queue[at : at + cap]
+            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+            queue += group
         saved: list[_Entry] | None = None
         power = steps = 1
+        limit = 4 * size
         while done < count:
-            group = order[head : head + cap]
-            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
-            order += group
+            if count - done > 1:
+                # The front entries differ unless the states may be equal: the whole
+                # state is read only when Brent saves one (at powers of two), not every
+                # loop; it is compared entry by entry by identity, in C.
+                if (
+                    saved is not None
+                    and queue[head] is saved[0]
+                    and all(map(is_, queue[head:], saved))
+                ):
+                    done += (count - done) // steps * steps
+                    saved = None  # the remainder is shorter than a period
+                    continue
+                if saved is None or steps == power:
+                    saved, power, steps = queue[head:], power * 2, 0
+                steps += 1
+            group = queue[head : head + cap]
+            group.sort(key=_RUN_AFTER)
+            queue += group
             head += cap
-            consumed += cap
             done += 1
-            if head >= 4 * size:  # keep the list short: drop what was rotated away
-                del order[:head]
+            if head >= limit:  # keep the list short: drop what was rotated away
+                del queue[:head]
                 head = 0
-            if consumed < size or count - done < 2:
-                continue  # an entry not taken yet: no state can repeat yet
-            # The front entries differ unless the states may be equal: the whole state
-            # is read only when Brent saves one (at powers of two), not every loop; it
-            # is compared entry by entry by identity, in C.
-            if saved is not None and order[head] is saved[0] and all(map(is_, order[head:], saved)):
-                jumped = (count - done) // steps * steps
-                done += jumped
-                consumed += jumped * cap
-                saved = None  # the remainder is shorter than a period
-                continue
-            if saved is None or steps == power:
-                saved, power, steps = order[head:], power * 2, 0
-            steps += 1
-        for entry in start[: min(consumed, size)]:
-            entry[1].last_scheduling_decision = last
-        del order[:head]
-        self.queue, self.head = order, 0
+        del queue[:head]
 
     def _replay(
         self,
@@ -369,6 +398,15 @@ def _take_from(
         passed += 1
         (kept if _is_paused(entry[1], dags, paused) else taken).append(entry)
     return kept + source[passed:] if passed else source
+
+
+def _first_place(ids: Iterable[int], wanted: Collection[int]) -> int | None:
+    """The first place in ``ids`` holding one of ``wanted`` (None: none does).
+
+    Read in C and lazily, up to the first found: a few runs wait in a rotation of
+    hundreds, and a Python loop over the entries up to the first was most of a reason
+    read (issue 14)."""
+    return next(compress(places(), map(wanted.__contains__, ids)), None)
 
 
 def _live(entry: _Entry) -> bool:

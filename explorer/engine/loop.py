@@ -19,6 +19,7 @@ what they change: the DAG schedule (``dagschedule``), the run life cycle
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from explorer.engine import actions as act
@@ -42,27 +43,35 @@ __all__ = ["next_event_time", "process_instant", "tick"]
 
 
 def next_event_time(sim: Host) -> datetime | None:
-    """The next instant at which anything happens (``None``: nothing ever will)."""
-    candidates: list[datetime] = []
+    """The next instant at which anything happens (``None``: nothing ever will).
+
+    Asked before every instant: the earliest of the candidates is kept as they are read,
+    the empty sources skipped without a call (issue 14)."""
     st = sim.state
+    found = next_needed_tick(sim)
     if st.script_index < len(sim.script):
-        candidates.append(sim.script[st.script_index].at)
+        at = sim.script[st.script_index].at
+        if found is None or at < found:
+            found = at
     if st.completions:
-        candidates.append(st.completions[0][0])
+        at = st.completions[0][0]
+        if found is None or at < found:
+            found = at
     if sim.watchers:
         poll = poll_due(sim)
-        if poll is not None:
-            candidates.append(poll)
-    tick = next_needed_tick(sim)
-    if tick is not None:
-        candidates.append(tick)
-    refresh = deployment.next_refresh(sim)
-    if refresh is not None:
-        candidates.append(refresh)
-    activation = next_activation(sim)
-    if activation is not None:
-        candidates.append(max(activation, st.now))
-    return min(candidates) if candidates else None
+        if poll is not None and (found is None or poll < found):
+            found = poll
+    if st.deployment.refreshes:
+        refresh = deployment.next_refresh(sim)
+        if refresh is not None and (found is None or refresh < found):
+            found = refresh
+    if st.assets.activates_at:
+        activation = next_activation(sim)
+        if activation is not None:
+            activation = max(activation, st.now)
+            if found is None or activation < found:
+                found = activation
+    return found
 
 
 def next_needed_tick(sim: Host) -> datetime | None:
@@ -147,15 +156,13 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
     for run in st.touched.values():
         if run.state != "running":
             continue
-        if (
-            rotation
-            and (run.logical_date is None or run.logical_date <= now)
-            and not dags[run.dag_id].is_paused
-            and not dags[run.dag_id].is_stale
-        ):
-            wanted.add(id(run))
-            continue
-        reason = max(run.logical_date or now, now)
+        logical = run.logical_date
+        if rotation and (logical is None or logical <= now):
+            dag = dags[run.dag_id]
+            if not dag.is_paused and not dag.is_stale:
+                wanted.add(id(run))
+                continue
+        reason = max(logical or now, now)
         if reason == now:
             return now  # none is earlier
         if earliest is None or reason < earliest:
@@ -482,10 +489,8 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     # over the examined runs; usually none or one is left, so the sort is skipped.
     done = [
         r
-        for r in examined
-        if (r.dag_id, r.nth) in touched
-        and (r.logical_date is None or r.logical_date <= now)
-        and not dags[r.dag_id].is_stale
+        for r in _examined_touched(examined, touched)
+        if (r.logical_date is None or r.logical_date <= now) and not dags[r.dag_id].is_stale
     ]
     if len(done) > 1:  # in activation order (stable, as sorting every examined run)
         done.sort(key=lambda r: st.activation.get((r.dag_id, r.nth), 0))
@@ -518,3 +523,18 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     for run in done:
         st.touched.pop((run.dag_id, run.nth), None)
     return finished
+
+
+def _examined_touched(
+    examined: list[DagRun], touched: dict[tuple[str, int], DagRun]
+) -> list[DagRun]:
+    """The examined runs that are in ``touched``, in examination order.
+
+    Usually a few runs wait in ``touched`` and 20 are examined: they are matched by
+    identity (a key's run in ``touched`` is the live run the rotation holds), not by
+    building a key per examined run (issue 14: every loop did 20). A backlog (more
+    runs waiting than examined) is matched by key, without a set of it."""
+    if len(touched) > len(examined):
+        return [r for r in examined if (r.dag_id, r.nth) in touched]
+    wanted = set(map(id, touched.values()))
+    return list(compress(examined, map(wanted.__contains__, map(id, examined))))  # in C

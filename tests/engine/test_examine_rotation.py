@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.engine.examine import Rotation
+from explorer.engine.examine import Rotation, sort_key
 
 T0 = datetime(2024, 3, 1, tzinfo=UTC)
 
@@ -55,7 +55,7 @@ def rotations(draw: st.DrawFn) -> tuple[Rotation, dict[str, Any], int, int]:
             state="running",
             start_date=started,
         )
-        entry = (run.run_after, run, started)
+        entry = (sort_key(run.run_after), run, started)
         if draw(st.booleans()):
             rotation.started(run)  # type: ignore[arg-type]
             rotation.fresh[-1] = entry  # type: ignore[assignment]

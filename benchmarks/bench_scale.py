@@ -104,7 +104,7 @@ from explorer.engine.partitions import build_mapper
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import RUN_FIELDS
 from explorer.engine.run_table import run_rows
-from explorer.engine.simulation import SchedulerConfig, Simulation
+from explorer.engine.simulation import SchedulerConfig, Simulation, SimulationLimitError
 from explorer.engine.timetables import (
     AssetTriggeredTimetable,
     CronPartitionTimetable,
@@ -116,6 +116,11 @@ from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from explorer.engine.types import DagRunInfo
 
 CLOCK_START = datetime(2024, 3, 1, tzinfo=UTC)
+
+#: The engine stops past this many runs (``Simulation.run_limit``). A year of
+#: 10,000 DAGs creates about 128 M, so a lower bound (50 M until stop 17) ended
+#: ``--dags 10000 --days 365`` with SimulationLimitError on day 141.
+RUN_LIMIT = 500_000_000
 #: As ``explorer simulate`` spills (0 on revisions without a spilling run log).
 SPILL_ROWS: int = getattr(_runlog, "SPILL_ROWS", 0)
 ZONES = ("UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Sydney")
@@ -311,6 +316,7 @@ def simulate(
     checkpoint_every: int = 0,
     progress: timedelta | None = None,
     spill_rows: int = 0,
+    run_limit: int = RUN_LIMIT,
 ) -> tuple[Simulation, float]:
     """Run the simulation; ``checkpoint_every`` 0 turns automatic checkpoints off.
 
@@ -331,7 +337,7 @@ def simulate(
     if profiler is not None:
         profiler.enable()
     sim = Simulation(
-        [d.spec for d in dags], start=CLOCK_START, config=config, run_limit=50_000_000, **extra
+        [d.spec for d in dags], start=CLOCK_START, config=config, run_limit=run_limit, **extra
     )
     with bulk_allocation():  # as `explorer simulate` runs it
         if progress:
@@ -503,6 +509,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--airflow-python", help="interpreter of a venv with Airflow 3.3.2")
     parser.add_argument("--profile", action="store_true", help="cProfile the simulation")
     parser.add_argument(
+        "--run-limit",
+        type=int,
+        default=RUN_LIMIT,
+        metavar="N",
+        help=f"stop with an error past N runs (default {RUN_LIMIT:,}: a year of 10,000 DAGs "
+        "creates about 128 M)",
+    )
+    parser.add_argument(
         "--no-assets", action="store_true", help="time-driven DAGs only (no asset consumers)"
     )
     parser.add_argument(
@@ -540,14 +554,19 @@ def main(argv: list[str] | None = None) -> int:
     horizon = timedelta(hours=args.hours) if args.hours is not None else timedelta(days=args.days)
     if args.progress is None:  # a long run says how far it got, a day at a time
         args.progress = 24.0 if horizon > timedelta(days=2) else 0.0
-    sim, wall = simulate(
-        dags,
-        horizon,
-        profile=args.profile,
-        checkpoint_every=args.checkpoint_every,
-        progress=timedelta(hours=args.progress) if args.progress else None,
-        spill_rows=args.spill_rows,
-    )
+    try:
+        sim, wall = simulate(
+            dags,
+            horizon,
+            profile=args.profile,
+            checkpoint_every=args.checkpoint_every,
+            progress=timedelta(hours=args.progress) if args.progress else None,
+            spill_rows=args.spill_rows,
+            run_limit=args.run_limit,
+        )
+    except SimulationLimitError as exc:
+        print(f"error: {exc} (--run-limit)", file=sys.stderr)
+        return 2
     runs = len(sim.runs)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     us_per_run = wall * 1e6 / max(1, runs)

@@ -3,8 +3,10 @@ it and selects the run in the runs table; the explain pane sits beside the timel
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
+import pyqtgraph as pg
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from pytestqt.qtbot import QtBot
@@ -31,6 +33,17 @@ def orders_sim(until: datetime) -> Simulation:
     sim = make_simulation(build_engine_inputs(load_scenario(ORDERS)))
     sim.advance_to(until)
     return sim
+
+
+@pytest.fixture(autouse=True)
+def every_move_counts() -> Iterator[None]:
+    """pyqtgraph's scene drops a mouse move that comes sooner than 1/``mouseRateLimit``
+    seconds after the last one; the moves sent here come microseconds apart, so a
+    second hover was sometimes dropped (the card stayed up). Off for these tests."""
+    before = pg.getConfigOption("mouseRateLimit")
+    pg.setConfigOption("mouseRateLimit", 0)
+    yield
+    pg.setConfigOption("mouseRateLimit", before)
 
 
 def viewport_pos(pane: TimelinePane, x: float, lane: float) -> QtCore.QPoint:

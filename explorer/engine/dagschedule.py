@@ -70,9 +70,10 @@ def reschedule(sim: Host, dag: DagState) -> None:
         heapq.heappush(sim.state.due, (due, dag.order, dag.due_version, dag.dag_id))
 
 
-def collect_due(sim: Host, now: datetime) -> None:
+def collect_due(sim: Host, now: datetime) -> list[DagState]:
     """The DAGs due at loop ``now``, parsed at the latest parse (SCH-4b), waiting in
-    ``SimState.waiting`` for :func:`take_due`.
+    ``SimState.waiting`` for :func:`take_due`; returned: the DAGs it made wait, whose
+    recheck instant :func:`take_due` files for those it leaves waiting.
 
     The due DAGs a loop leaves over wait there already parsed, so a loop looks at
     the DAGs newly due and at the ones it takes, not at every DAG still waiting:
@@ -85,7 +86,7 @@ def collect_due(sim: Host, now: datetime) -> None:
     p = sim.parses.at_or_before(now)
     due = st.due
     if p == st.waiting_parse and (not due or due[0][0] > now):
-        return  # no parse since and nothing due: most loops
+        return _NO_DAGS  # no parse since and nothing due: most loops
     popped: list[tuple[datetime, int, DagState]] = []
     if p != st.waiting_parse:  # a parse since: the waiting DAGs it may change are looked at
         for dag in _recheck(sim, p):
@@ -99,6 +100,7 @@ def collect_due(sim: Host, now: datetime) -> None:
             dag.due_entry = None  # its live entry is out of the heap
             popped.append((at, order, dag))
     popped.sort(key=lambda e: (e[0], e[1]))  # the due heap's order
+    made_wait: list[DagState] = []
     for _, _, dag in popped:
         # The parse's own reschedule would push an entry that _wait makes stale at once.
         dag.due_entry = _COLLECTING
@@ -107,8 +109,14 @@ def collect_due(sim: Host, now: datetime) -> None:
         at = due_at(sim, dag)
         if at is not None and at <= now and dag.next_run is not None:
             _wait(sim, dag)
+            made_wait.append(dag)
         else:
             reschedule(sim, dag)
+    return made_wait
+
+
+#: collect_due's answer when it made no DAG wait (never mutated).
+_NO_DAGS: list[DagState] = []
 
 
 def _recheck(sim: Host, p: datetime | None) -> list[DagState]:
@@ -116,7 +124,7 @@ def _recheck(sim: Host, p: datetime | None) -> list[DagState]:
 
     A waiting DAG's parse changes nothing (SCH-4b: same file, same next-run answer,
     same max_active_runs flag) until its next-run memo expires, its runs change
-    (:func:`note_changed`) or the options change; :func:`_wait` files it in
+    (:func:`note_changed`) or the options change; :func:`_file_recheck` files it in
     ``SimState.waiting_recheck`` under that instant, and only the entries due by
     ``p`` come out. The others keep their place: the parse at ``p`` counts as
     applied to them (:func:`_leave_waiting`, :func:`sync_parse`), as if made.
@@ -193,12 +201,45 @@ def _leave_waiting(sim: Host, dag: DagState) -> None:
 
 
 def take_due(
-    sim: Host, now: datetime, skip: set[str], asset_ready: list[DagState], limit: int
+    sim: Host,
+    now: datetime,
+    skip: set[str],
+    asset_ready: list[DagState],
+    limit: int,
+    made_wait: list[DagState] = _NO_DAGS,
 ) -> tuple[list[DagState], list[DagState], int]:
     """SCH-2's pick of loop ``now`` after :func:`collect_due`: the ``limit`` first of
     the waiting DAGs and ``asset_ready`` together, in ``dags_needing_dagruns``' order;
     the asset-ready DAGs left over; and how many DAGs there were in all. ``skip``: DAGs
-    that got a partition run this loop (SCH-1) get nothing else."""
+    that got a partition run this loop (SCH-1) get nothing else. ``made_wait``:
+    collect_due's answer, the DAGs it made wait (:func:`_file_recheck`)."""
+    picked = _take_due(sim, now, skip, asset_ready, limit)
+    _file_rechecks(sim, made_wait)
+    return picked
+
+
+def _file_rechecks(sim: Host, made_wait: list[DagState]) -> None:
+    """When a parse must look again at each DAG collect_due made wait that is still
+    waiting after the pick (:func:`_parse_holds_until`).
+
+    Filed after the pick, not when the DAG starts waiting: almost every due DAG is
+    taken by the same loop (SCH-2's cap is rarely reached), and its entry would only
+    have been left stale (issue 14: a second look at the parse just applied, once a
+    run). A DAG still waiting is as it was when it started to (nothing in between
+    changes its file, runs or flag), so the instant filed is the same; the heap's
+    order is its entries' own, whatever the order of the pushes."""
+    if not made_wait:
+        return
+    waiting_ids = sim.state.waiting_ids
+    for dag in made_wait:
+        if dag.dag_id in waiting_ids:
+            _file_recheck(sim, dag)
+
+
+def _take_due(
+    sim: Host, now: datetime, skip: set[str], asset_ready: list[DagState], limit: int
+) -> tuple[list[DagState], list[DagState], int]:
+    """:func:`take_due`'s pick."""
     st = sim.state
     if not st.waiting_ids and not asset_ready:  # nothing waits: most loops
         if st.waiting:
@@ -267,6 +308,12 @@ def _wait(sim: Host, dag: DagState) -> None:
     assert info is not None
     heapq.heappush(st.waiting, (info.run_after, dag.order, dag.due_version, dag.dag_id))
     st.waiting_ids.add(dag.dag_id)
+
+
+def _file_recheck(sim: Host, dag: DagState) -> None:
+    """File waiting ``dag`` in ``waiting_recheck`` under the parse instant that may
+    change it (:func:`_parse_holds_until`)."""
+    st = sim.state
     if st.waiting_options is not st.deployment.options:
         return  # the next parse looks at every waiting DAG (_recheck)
     until = _parse_holds_until(sim, dag, st.waiting_parse)

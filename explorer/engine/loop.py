@@ -290,12 +290,14 @@ def tick(sim: Host, now: datetime) -> None:
 
 def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None) -> None:
     st = sim.state
-    dagschedule.collect_due(sim, now)
+    made_wait = dagschedule.collect_due(sim, now)
     asset_ready = asset_rules.ready_asset_dags(sim) if st.asset_ready else []
     # SCH-2's pick, in dags_needing_dagruns' order; SCH-1: a DAG that got a partition
     # run this loop gets nothing else.
     limit = sim.config.max_dagruns_to_create_per_loop
-    taken, left, count = dagschedule.take_due(sim, now, skip or set(), asset_ready, limit)
+    taken, left, count = dagschedule.take_due(
+        sim, now, skip or set(), asset_ready, limit, made_wait
+    )
     ready_ids = {d.dag_id for d in asset_ready}
     bulk = st.bulk  # the bulk path's runs of this loop go in among these (adr/0012)
     if bulk is not None:
@@ -428,6 +430,11 @@ def _start_tasks(
     """Start the tasks of ``run`` not started yet (only those starting with the run while
     its logical date is ahead, ``waits``)."""
     st = sim.state
+    dag = st.dags[run.dag_id]
+    # The script's delays: most DAGs are named by no override, and their tasks are not
+    # matched against none one by one (issue 14: every task of every run asked).
+    overrides = st.overrides if st.overrides.names(run.dag_id) else None
+    timers: list[tuple[int, datetime]] = []
     for task_index, task in enumerate(run.tasks):
         if task.state != "none" or (waits and not spec_tasks[task_index].starts_with_run):
             continue
@@ -445,9 +452,12 @@ def _start_tasks(
             task.inlet_events = inlet_events(sim, spec, now)
         if task.held:
             continue
-        duration = spec.duration if spec is not None else timedelta(0)
-        finish_at = now + duration + st.overrides.delay(run, task, st.dags[run.dag_id])
-        lifecycle.start_timer(sim, run, task_index, finish_at)
+        finish_at = now + (spec.duration if spec is not None else timedelta(0))
+        if overrides is not None:
+            finish_at += overrides.delay(run, task, dag)
+        timers.append((task_index, finish_at))
+    if timers:
+        lifecycle.start_timers(sim, run, timers)
 
 
 def inlet_events(sim: Host, spec: TaskSpec, now: datetime) -> tuple[int | None, ...]:

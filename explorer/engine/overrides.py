@@ -66,6 +66,10 @@ class Overrides:
         self.by_dag.setdefault(action.run.dag_id, []).append(pending)
         return pending
 
+    def names(self, dag_id: str) -> bool:
+        """Does an override name a run of ``dag_id``? (None does for most DAGs.)"""
+        return dag_id in self.by_dag
+
     def of_dag(self, dag_id: str) -> list[PendingOverride]:
         """The overrides naming ``dag_id``'s runs, in script order."""
         return self.by_dag.get(dag_id, _NONE)

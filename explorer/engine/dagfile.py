@@ -47,6 +47,10 @@ class DagFile:
     _cache: dict[tuple[object, ...], DagSpec] = field(
         default_factory=dict, repr=False, compare=False
     )
+    #: The options object of the latest resolve and its answer: a parse under the same
+    #: options (every parse but the first after an option changes, DEP-7) reads it back
+    #: without building ``_cache``'s key (issue 14: a parse per run created and ended).
+    _last: list[object] = field(default_factory=lambda: [None, None], repr=False, compare=False)
 
     @classmethod
     def of(cls, spec: DagSpec) -> DagFile:
@@ -60,6 +64,15 @@ class DagFile:
     def resolve(self, options: AirflowOptions) -> DagSpec:
         """The DagSpec a parse under ``options`` gives (the same object for the same
         answers, so a parse that changes nothing is seen to change nothing)."""
+        last = self._last
+        if last[0] is options:  # options are immutable: the same object, the same answer
+            return last[1]  # type: ignore[return-value]
+        spec = self._resolve(options)
+        last[0], last[1] = options, spec
+        return spec
+
+    def _resolve(self, options: AirflowOptions) -> DagSpec:
+        """:meth:`resolve` by ``_cache``'s key (the options' values the file leaves open)."""
         key = (
             None if self.schedule is None else options.create_cron_data_intervals,
             options.catchup_by_default if self.catchup is None else None,

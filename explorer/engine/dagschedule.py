@@ -379,7 +379,17 @@ def parse(sim: Host, dag: DagState, at: datetime) -> None:
     """A parse recomputes the next-run cache from TT-3's reference and refreshes the flag."""
     dag.parsed_at = at
     deployment.reparse(sim, dag)  # the file as it is now, under today's options (DEP-7)
-    compute_next_run(sim, dag, _reference(dag), at)
+    reference = _reference(dag)
+    memo = dag.next_run_memo
+    if (
+        memo is None
+        or memo[0] is not reference
+        or memo[1] > at
+        or (memo[2] is not None and at >= memo[2])
+    ):
+        # compute_next_run's own memo test, which most parses pass (the answer holds
+        # from the run's creation on): the call is made only when it may ask again.
+        compute_next_run(sim, dag, reference, at)
     dag.exceeds_max_active_runs = parse_flag(dag, exceeds(sim, dag))
     reschedule(sim, dag)
 

@@ -177,7 +177,7 @@ def _parse_holds_until(sim: Host, dag: DagState, p: datetime | None) -> datetime
         return volatile  # each parse warns again
     memo = dag.next_run_memo
     reference = _reference(dag)
-    if memo is None or (memo[0] is not reference and memo[0] != reference):
+    if memo is None or not _same_reference(memo[0], reference):
         return volatile  # the timetable is asked again at each parse
     if parse_flag(dag, exceeds(sim, dag)) != dag.exceeds_max_active_runs:
         return volatile
@@ -357,9 +357,17 @@ def due_at(sim: Host, dag: DagState) -> datetime | None:
 def sync_parse(sim: Host, dag: DagState, t: datetime) -> None:
     """Apply the latest periodic parse at or before ``t`` if it was not applied yet."""
     p = sim.parses.at_or_before(t)
-    if p is None or not _parse_applies(sim, dag, p):
+    if p is None:
         return
+    # _parse_applies, inline: asked at every run's creation and end (issue 14)
     st = sim.state
+    if not dag.deployed or dag.dag_id not in st.deployment.files:
+        return  # no file, no parse (DEP-6)
+    parsed = dag.parsed_at
+    if (parsed is not None and p <= parsed) or (
+        dag.deployed_at is not None and p < dag.deployed_at
+    ):
+        return
     if p == st.waiting_parse and dag.dag_id in st.waiting_ids:
         dag.parsed_at = p  # applied already, or shown to change nothing (_recheck)
         return
@@ -425,7 +433,7 @@ def compute_next_run(
         memo is not None
         and memo[1] <= now
         and (memo[2] is None or now < memo[2])
-        and (memo[0] is reference or memo[0] == reference)
+        and _same_reference(memo[0], reference)
     ):
         return  # the timetable would answer the same (see stable_until)
     previous = dag.next_run
@@ -446,6 +454,17 @@ def compute_next_run(
     if dag.next_run != previous:
         dag.stalled_on = None
         dag.wake_at = None
+
+
+def _same_reference(kept: ReferenceRun | None, reference: ReferenceRun | None) -> bool:
+    """``kept == reference``, run_after first: a run just created asks with a new
+    reference, never its predecessor's, and the dataclass comparison built two tuples
+    of intervals to find it out (issue 14: once a run)."""
+    if kept is reference:
+        return True
+    if kept is None or reference is None:
+        return False
+    return kept.run_after == reference.run_after and kept.data_interval == reference.data_interval
 
 
 def stable_until(

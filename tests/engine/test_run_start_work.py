@@ -34,6 +34,7 @@ from explorer.engine.options import AirflowOptions
 from explorer.engine.overrides import Overrides
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import timetable_from_schedule
+from explorer.engine.types import DataInterval, ReferenceRun
 from tests.engine.test_random_scenarios import (
     SPAN,
     START,
@@ -198,3 +199,19 @@ def test_a_file_resolved_again_under_the_same_options_gives_the_same_spec() -> N
     changed = file.resolve(other)
     assert changed.catchup is not first.catchup
     assert file.resolve(options) is first  # back to the first options: the first answer
+
+
+_INSTANTS = st.sampled_from([START + timedelta(hours=h) for h in (0, 1, 2)])
+_REFERENCES = st.none() | st.builds(
+    ReferenceRun,
+    st.none() | st.builds(DataInterval, _INSTANTS, _INSTANTS),
+    _INSTANTS,
+)
+
+
+@given(_REFERENCES, _REFERENCES)
+def test_the_memo_compares_references_as_the_dataclass_does(
+    kept: ReferenceRun | None, reference: ReferenceRun | None
+) -> None:
+    assert dagschedule._same_reference(kept, reference) == (kept == reference)
+    assert dagschedule._same_reference(kept, kept)

@@ -205,3 +205,29 @@ def test_the_explain_pane_sits_beside_the_timeline_and_follows_the_run(
     assert bench.table.selected_run() == ("ingest_orders", run.run_id)
     assert bench.explain.dag_box.currentText() == "ingest_orders"
     assert bench.explain.isVisible()
+
+
+def test_a_move_off_a_run_dropped_by_the_rate_limit_still_hides_the_card(
+    qtbot: QtBot, pane: TimelinePane
+) -> None:
+    """pyqtgraph passes on at most ``mouseRateLimit`` moves a second and drops the rest:
+    a pointer that leaves a run and stops before the next move is passed on must not
+    leave the run's card up (the pane looks at the last move once the pointer rests)."""
+    sim = orders_sim(utc(2024, 3, 12))
+    pane.show_simulation(sim)
+    run = sim.dags["ingest_orders"].runs[2]
+    assert run.data_interval is not None
+    x = (run.data_interval.start.timestamp() + run.data_interval.end.timestamp()) / 2
+    lane = pane.lane_index("ingest_orders")
+    assert lane is not None
+    pg.setConfigOption("mouseRateLimit", 1)  # one move a second: the next one is dropped
+    hover(qtbot, pane, x, lane - 0.2)
+    card = pane.run_card
+    assert card.isVisible()
+    pane.center_on(utc(2024, 3, 8, 6))
+    away = utc(2024, 3, 8, 1)  # before the first run: no run there
+    target = pane.target_at(away, "ingest_orders")
+    assert target is not None and target.run is None
+    hover(qtbot, pane, away.timestamp(), lane)
+    assert card.isVisible()  # the scene dropped that move
+    qtbot.waitUntil(lambda: not card.isVisible(), timeout=2000)

@@ -67,6 +67,9 @@ if TYPE_CHECKING:
 __all__ = ["TimelinePane", "TimelineTarget", "legend_html"]
 
 _BOX_STATUS = {"arrived": 0, "pending": 1, "never": 2}
+#: How long the pointer rests before its last move is looked at again (ms): longer than
+#: pyqtgraph's default gap between moves it passes on (10 ms), short enough to be unseen.
+_REST_MS = 40
 
 
 class _BadgeText:
@@ -241,6 +244,15 @@ class TimelinePane(QtWidgets.QWidget):
         self.viewbox.sigResized.connect(self._viewbox_resized)
         scene = self.plot.scene()
         scene.sigMouseMoved.connect(self._mouse_moved)
+        # pyqtgraph's scene drops a move that comes sooner than 1/``mouseRateLimit`` s
+        # after the last one it passed on: a pointer that stops just after leaving a run
+        # would leave its card up. The last move is looked at again once the pointer
+        # has rested (a trailing edge; the same answer when nothing was dropped).
+        self._last_move: QtCore.QPoint | None = None
+        self._rest_timer = QtCore.QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(_REST_MS)
+        self._rest_timer.timeout.connect(self._pointer_rested)
         scene.sigMouseClicked.connect(self._mouse_clicked)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -932,11 +944,22 @@ class TimelinePane(QtWidgets.QWidget):
             assert isinstance(event, QtGui.QKeyEvent)
             return self.handle_key(event.key(), event.modifiers())
         if watched is self.plot.viewport():
-            if event.type() == QtCore.QEvent.Type.Leave and not self.run_card.pinned:
-                self.run_card.hide()
+            if event.type() == QtCore.QEvent.Type.MouseMove:
+                assert isinstance(event, QtGui.QMouseEvent)
+                self._last_move = event.position().toPoint()
+                self._rest_timer.start()
+            elif event.type() == QtCore.QEvent.Type.Leave:
+                self._rest_timer.stop()
+                if not self.run_card.pinned:
+                    self.run_card.hide()
             elif event.type() == QtCore.QEvent.Type.ToolTip:
                 return self._tooltip_event(event)
         return super().eventFilter(watched, event)
+
+    def _pointer_rested(self) -> None:
+        """The pointer's last move, whether or not pyqtgraph passed it on."""
+        if self._last_move is not None:
+            self._mouse_moved(self.plot.mapToScene(self._last_move))
 
     def _tooltip_event(self, event: QtCore.QEvent) -> bool:
         """Let an item's own tooltip show (the clock line's); eat the rest.

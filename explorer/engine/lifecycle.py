@@ -212,14 +212,18 @@ def finish_due_tasks(sim: Host, t: datetime) -> None:
     dag_ids = sim.dag_ids
     bulk = st.bulk
     touched = st.touched
+    active = st.active
     pop = heapq.heappop
     while completions and completions[0][0] <= t:
         _, order, nth, task_index, _ = pop(completions)
-        dag = dags[dag_ids[order]]
-        if bulk is not None and dag.dag_id in bulk.parked:  # adr/0012
+        dag_id = dag_ids[order]
+        if bulk is not None and dag_id in bulk.parked:  # adr/0012
             bulk.emit(sim, t, order, nth, task_index)
             continue
-        run = dag.runs[nth]
+        dag = dags[dag_id]
+        # A running task's run is active: read by key, not through the DAG's run log
+        # view (issue 14, tail); the log only for a run that is not (a script ended it).
+        run = active.get((dag_id, nth)) or dag.runs[nth]
         tasks = run.tasks
         task = tasks[task_index]
         if task.state != "running" or task.held:

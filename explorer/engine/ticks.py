@@ -54,12 +54,22 @@ class GridCadence(Cadence):
         # The last at_or_before question and answer: the parse instant is asked for the
         # same clock by every DAG touched at it (sync_parse, collect_due, issue 14).
         self._before: tuple[datetime, datetime | None] | None = None
+        # The last at_or_after question and answer: about half the questions repeat the
+        # one before (the loop's reasons read at an instant and again at its step 4, the
+        # parse instant of every DAG touched at one clock: issue 14, tail).
+        self._after: tuple[datetime, datetime] | None = None
 
     def at_or_after(self, t: datetime) -> datetime | None:
+        memo = self._after
+        if memo is not None and memo[0] == t:  # the same instant: the same grid point
+            return memo[1]
         if t <= self.origin:
-            return self.origin
-        k = -((self.origin - t) // self.step)  # ceiling division on timedeltas
-        return self.origin + k * self.step
+            found = self.origin
+        else:
+            k = -((self.origin - t) // self.step)  # ceiling division on timedeltas
+            found = self.origin + k * self.step
+        self._after = (t, found)
+        return found
 
     def at_or_before(self, t: datetime) -> datetime | None:
         memo = self._before

@@ -81,3 +81,39 @@ def test_a_request_not_ready_is_evaluated_again_when_a_new_log_arrives() -> None
     (run,) = sim.dags["c"].runs
     assert (run.partition_key, run.created_at) == ("x", at(3))
     assert sim.state.partition_unevaluated == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hourly_to_daily_rollup.json",
+        "ny_rollup_dst.json",
+        "segment_rollup_regions.json",
+        "weekly_fanout.json",
+        "runtime_partitioned_export.json",
+    ],
+)
+def test_the_loops_verdict_is_the_reports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``request_ready`` reads each member's verdict without building the report
+    (``_member_satisfied``, issue 14): at every evaluation it is the report's
+    ``member_status(...)["satisfied"]`` (rollups waiting, satisfied, unreachable)."""
+    from pathlib import Path
+
+    from explorer.scenario import build_engine_inputs, load_scenario
+    from explorer.scenario.simulate import make_simulation
+
+    path = Path(__file__).parents[2] / "resources" / "scenarios" / name
+    inputs = build_engine_inputs(load_scenario(path), source=path.name)
+    sim = make_simulation(inputs)
+    fast = partitioned._member_satisfied
+    seen: list[bool] = []
+
+    def checked(mapper: object, request: partitioned.PartitionRequest, key: AssetKey) -> bool:
+        verdict = fast(mapper, request, key)  # type: ignore[arg-type]
+        assert verdict == bool(partitioned.member_status(sim, request, key)["satisfied"])
+        seen.append(verdict)
+        return verdict
+
+    monkeypatch.setattr(partitioned, "_member_satisfied", checked)
+    sim.advance_to(inputs.until or inputs.start + timedelta(days=3))
+    assert seen  # the example evaluates requests

@@ -278,3 +278,40 @@ def test_random_suffix_translates_as_it_indexed(dag_id: str, nth: int, length: i
     assert random_suffix(dag_id, nth, length=length) == _suffix_by_letter(
         dag_id, nth, length=length
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["catchup_flood.json", "daily_and_weekly_feeds.json", "hourly_to_daily_rollup.json"]
+)
+def test_a_timers_run_is_the_active_run_of_its_key(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``finish_due_tasks`` reads a due timer's run from ``SimState.active`` by (DAG,
+    nth), not through the DAG's run log (issue 14): the two are the same object for
+    every timer that fires while its run is active."""
+    from pathlib import Path
+
+    from explorer.engine import lifecycle
+    from explorer.scenario import build_engine_inputs, load_scenario
+    from explorer.scenario.simulate import make_simulation
+
+    path = Path(__file__).parents[2] / "resources" / "scenarios" / name
+    inputs = build_engine_inputs(load_scenario(path), source=path.name)
+    sim = make_simulation(inputs)
+    real = lifecycle.finish_due_tasks
+    checked = 0
+
+    def finish(sim: Any, t: datetime) -> None:
+        nonlocal checked
+        st_ = sim.state
+        for at, order, nth, _, _ in st_.completions:
+            dag_id = sim.dag_ids[order]
+            run = st_.active.get((dag_id, nth))
+            if at <= t and run is not None:
+                assert run is st_.dags[dag_id].runs[nth]
+                checked += 1
+        real(sim, t)
+
+    monkeypatch.setattr(lifecycle, "finish_due_tasks", finish)
+    sim.advance_to(inputs.until or inputs.start + timedelta(days=3))
+    assert checked

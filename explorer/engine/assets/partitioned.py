@@ -10,7 +10,7 @@ requests whose condition holds fire one ``asset_triggered`` run each, with
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from explorer.engine.assets.condition import AssetKey, evaluate
 from explorer.engine.assets.partition_requests import KeyLog, PartitionRequest
@@ -63,7 +63,8 @@ def _audit(sim: Host, what: str, dag: DagState, event: AssetEvent, **fields: Any
 def queue_partitioned_event(sim: Host, dag: DagState, event: AssetEvent) -> None:
     """``AssetManager._queue_partitioned_dags`` for one consumer (PT-3)."""
     assert event.partition_key is not None
-    table = _timetable(dag)
+    # The caller asked ``timetable.partitioned`` already: no import and check per event.
+    table = cast("PartitionedAssetTimetable", dag.spec.timetable)
     mapper = table.get_partition_mapper(name=event.asset.name, uri=event.asset.uri)
     where = {"asset": event.asset, "partition_key": event.partition_key}
     try:
@@ -169,7 +170,8 @@ def request_ready(sim: Host, request: PartitionRequest) -> bool:
     statuses: dict[AssetKey, bool] = {}
     for key in dict.fromkeys(log.asset for log in request.logs):
         if sim.state.assets.active.get(key, True):
-            statuses[key] = bool(member_status(sim, request, key)["satisfied"])
+            mapper = table.get_partition_mapper(name=key.name, uri=key.uri)
+            statuses[key] = _member_satisfied(mapper, request, key)
     assert table.asset_condition is not None
     store = sim.state.assets
     return evaluate(
@@ -178,6 +180,22 @@ def request_ready(sim: Host, request: PartitionRequest) -> bool:
         store.resolve_ref,
         store.resolve_alias,
     )
+
+
+def _member_satisfied(mapper: PartitionMapper, request: PartitionRequest, key: AssetKey) -> bool:
+    """``member_status(sim, request, key)["satisfied"]`` for an active ``key`` with at
+    least one log, without the report's sorted key lists (issue 14, tail: every loop
+    evaluating a request built them, for one boolean). Not a rollup: satisfied by any
+    log (PT-4); a rollup: the wait policy's verdict, reachable, on the keys received
+    (PT-8, PT-10), unsatisfied when the window fails to expand."""
+    if not getattr(mapper, "is_rollup", False):
+        return True
+    received = {log.source_partition_key for log in request.logs if log.asset == key}
+    try:
+        result = mapper.status(request.partition_key, received)  # type: ignore[attr-defined]
+    except EngineError:
+        return False
+    return bool(result.satisfied and not result.unreachable)
 
 
 def _opened(request: PartitionRequest) -> int:

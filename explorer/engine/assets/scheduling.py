@@ -233,9 +233,7 @@ def emit_task_events(
             origin = (
                 store.task_origin(key, dag_id, task_id, runs, wrote)
                 if pk is None and date is None
-                else EventOrigin(
-                    key, "task", dag_id, task_id, None, runs, pk, date, NO_EXTRA, (), wrote
-                )
+                else EventOrigin.of_task(key, dag_id, task_id, runs, pk, date, wrote)
             )
             _record(sim, origin, run.nth)
     if emissions:

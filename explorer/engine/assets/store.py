@@ -105,6 +105,34 @@ class EventOrigin:
             wrote_data,
         )
 
+    @classmethod
+    def of_task(
+        cls,
+        asset: AssetKey,
+        dag_id: str,
+        task_id: str,
+        runs: DagRuns,
+        partition_key: str | None,
+        partition_date: datetime | None,
+        wrote_data: bool,
+    ) -> EventOrigin:
+        """The origin of a task's outlet event (no alias, no extra), without an
+        :class:`EventSource` to read it from: a task's end records one per outlet and
+        key, so the hot path builds none (issue 14)."""
+        return cls(
+            asset,
+            "task",
+            dag_id,
+            task_id,
+            None,
+            runs,
+            partition_key,
+            partition_date,
+            NO_EXTRA,
+            (),
+            wrote_data,
+        )
+
 
 class AssetEvent:
     """One ``AssetEvent`` row. ``wrote_data`` is the simulator's own: Airflow cannot know.
@@ -536,8 +564,8 @@ class AssetStore:
         key = (asset, "task", dag_id, task_id, None, id(runs), (), wrote_data)
         found = self.origins.get(key)
         if found is None or found.runs is not runs:
-            found = self.origins[key] = EventOrigin(
-                asset, "task", dag_id, task_id, None, runs, None, None, NO_EXTRA, (), wrote_data
+            found = self.origins[key] = EventOrigin.of_task(
+                asset, dag_id, task_id, runs, None, None, wrote_data
             )
         return found
 

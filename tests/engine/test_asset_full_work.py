@@ -67,6 +67,7 @@ def _simulate(*, set_aside: bool = True) -> tuple[Simulation, Counter[str]]:
         return sim, read
 
 
+@pytest.mark.plain_only
 def test_full_ready_consumers_are_read_once_per_freed_slot() -> None:
     _, read = _simulate()
     # Each consumer is read while it waits for its turn (ten DAGs a loop, SCH-2), once

@@ -58,6 +58,7 @@ def _simulate(
     return sim, looked
 
 
+@pytest.mark.plain_only
 def test_a_loop_looks_only_at_new_due_dags_and_those_it_takes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -76,6 +77,7 @@ def test_a_loop_looks_only_at_new_due_dags_and_those_it_takes(
     assert all(looked[t] == 0 for t in created if t != loops[0])
 
 
+@pytest.mark.plain_only
 def test_a_newer_parse_looks_only_at_waiting_dags_it_may_change(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,7 @@ def _state(rotation: Rotation) -> tuple[list[int], list[int]]:
 
 @settings(max_examples=300, deadline=None)
 @given(rotations())
+@pytest.mark.plain_only
 def test_skip_is_the_replay_of_every_skipped_loop(
     case: tuple[Rotation, dict[str, Any], int, int],
 ) -> None:
@@ -120,6 +122,7 @@ def test_skip_is_the_replay_of_every_skipped_loop(
     ]
 
 
+@pytest.mark.plain_only
 def test_a_long_gap_jumps_whole_periods_and_lands_where_the_replay_does() -> None:
     dags = {"d": Dag(False)}
     rotation = Rotation()

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,7 @@ def _busy() -> Simulation:
     return Simulation(dags, start=START, config=config, bulk=False, checkpoint_every=50)
 
 
+@pytest.mark.plain_only
 def test_step5_matches_touched_runs_as_by_key_after_restores() -> None:
     with matching_checked() as calls:
         sim = _busy()

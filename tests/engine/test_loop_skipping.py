@@ -95,6 +95,7 @@ def _busy_deployment(n: int) -> list[DagSpec]:
     ]
 
 
+@pytest.mark.plain_only
 def test_loops_run_only_where_a_run_can_end(monkeypatch: Any) -> None:
     """60 DAGs, up to 120 runs running, 20 examined a loop: the every-loop reference runs
     all 3,600 loops of the hour; the loop runs only those that create, start or end a

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
+import pytest
+
 from explorer.engine import actions as act
 from explorer.engine import overrides as overrides_module
 from explorer.engine.overrides import Overrides
@@ -28,6 +30,7 @@ def test_overrides_are_indexed_by_dag_in_script_order() -> None:
     assert list(book) == added  # readers still see every override in script order
 
 
+@pytest.mark.plain_only
 def test_a_run_is_matched_against_its_own_dags_overrides_only() -> None:
     book = Overrides()
     others = [book.add(_override(f"other{i}", 1), i) for i in range(50)]

@@ -93,6 +93,7 @@ def test_a_request_not_ready_is_evaluated_again_when_a_new_log_arrives() -> None
         "runtime_partitioned_export.json",
     ],
 )
+@pytest.mark.plain_only
 def test_the_loops_verdict_is_the_reports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``request_ready`` reads each member's verdict without building the report
     (``_member_satisfied``, issue 14): at every evaluation it is the report's

@@ -234,6 +234,7 @@ def _simulate_readiness(*, every_event: bool) -> tuple[list[dict[str, Any]], Cou
         return [run_row(r) for r in sim.runs], evaluated
 
 
+@pytest.mark.plain_only
 def test_a_consumer_is_evaluated_when_an_event_adds_its_row() -> None:
     rows, evaluated = _simulate_readiness(every_event=False)
     reference_rows, reference = _simulate_readiness(every_event=True)
@@ -283,6 +284,7 @@ def test_random_suffix_translates_as_it_indexed(dag_id: str, nth: int, length: i
 @pytest.mark.parametrize(
     "name", ["catchup_flood.json", "daily_and_weekly_feeds.json", "hourly_to_daily_rollup.json"]
 )
+@pytest.mark.plain_only
 def test_a_timers_run_is_the_active_run_of_its_key(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,6 +147,7 @@ def _simulate(*, old: bool) -> tuple[list[Any], Counter[str]]:
         return runs, work
 
 
+@pytest.mark.plain_only
 def test_the_due_heap_keeps_live_entries_and_the_record_is_the_same() -> None:
     runs, work = _simulate(old=False)
     old_runs, old_work = _simulate(old=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,6 +149,7 @@ def play(history: list[tuple[str, int, str]], cap: int, with_paused_ids: bool) -
 
 @settings(max_examples=300, deadline=None)
 @given(steps, st.sampled_from((1, 3, 5, 20)), st.booleans())
+@pytest.mark.plain_only
 def test_the_rotation_is_rnd6_sorted_at_every_loop(
     history: list[tuple[str, int, str]], cap: int, with_paused_ids: bool
 ) -> None:
@@ -170,6 +172,7 @@ def test_the_rotation_is_rnd6_sorted_at_every_loop(
     st.booleans(),
     st.lists(st.integers(0, 10_000), min_size=1, max_size=4),
 )
+@pytest.mark.plain_only
 def test_the_loop_that_reaches_a_run_is_the_models(
     history: list[tuple[str, int, str]], cap: int, with_paused_ids: bool, picks: list[int]
 ) -> None:
@@ -206,6 +209,7 @@ class CountingDags(dict[str, Any]):
         return super().__getitem__(key)
 
 
+@pytest.mark.plain_only
 def test_with_no_dag_paused_an_examination_looks_no_dag_up() -> None:
     """Before: every entry taken looked its DAG up for RND-4 (20 a loop, and the entries
     of ended runs); with the paused ids given and none paused, none is looked up, and
@@ -299,6 +303,7 @@ def _simulate(monkeypatch: Any, old: bool) -> tuple[list[dict[str, Any]], int, i
     return rows, calls["reasons"], calls["instants"]
 
 
+@pytest.mark.plain_only
 def test_a_dirty_instant_does_not_scan_for_the_next_loop(monkeypatch: Any) -> None:
     """The reasons for a next loop were scanned twice an instant: at step 4 and again for
     the next event. A dirty instant (here: each of 240 triggers) needs its loop without
@@ -311,6 +316,7 @@ def test_a_dirty_instant_does_not_scan_for_the_next_loop(monkeypatch: Any) -> No
     assert old_reasons - new_reasons >= len(TRIGGERS)  # one saved at each trigger at least
 
 
+@pytest.mark.plain_only
 def test_pending_keeps_only_runs_a_loop_may_still_start(monkeypatch: Any) -> None:
     """``pending`` (what step 4 scans) was pruned only by the scan for the next loop,
     which a dirty instant now skips: 300 runs triggered at once keep every loop dirty

@@ -84,6 +84,7 @@ def _looked_by_parses(looked: Counter[datetime]) -> dict[int, int]:
     return {s: looked[START + timedelta(seconds=s)] for s in range(10, 100, 10)}
 
 
+@pytest.mark.plain_only
 def test_parses_look_only_at_waiting_dags_they_may_change() -> None:
     _, looked = _simulate(every_parse=False)
     _, reference = _simulate(every_parse=True)

@@ -1,0 +1,116 @@
+"""Compile the engine's per-run path with mypyc into a copy of ``explorer/`` (adr/0013).
+
+Usage::
+
+    python benchmarks/compile_engine.py --into /tmp/explorer-compiled [--modules a.py,b.py]
+
+Writes ``<into>/explorer/`` (a copy of this checkout's package) with the modules of
+:data:`MODULES` compiled next to their sources, and mypyc's shared library at
+``<into>/``; put ``<into>`` first on ``PYTHONPATH`` (or PyInstaller's ``pathex``) to
+run it. The checkout itself is never written to: an extension beside its ``.py`` is
+imported instead of it, so one left in the working tree would run stale code after
+the next edit. ``bench_compiled.py`` measures with it; the installed program is not
+built with it until adr/0013's conditions hold.
+
+Needs mypy (its mypyc), setuptools, a C compiler and the Python headers. Exits 2 with
+the compiler's last lines when the build fails, so a caller can fall back to the
+plain package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The modules of the per-run path that compile and keep the whole suite passing
+#: (the ``plain_only`` tests aside): the loop, run life, the examination, the
+#: next-run cache, DAG state, ticks, the asset and partition paths a task's end
+#: takes, and the cron stepping. Not the timetables: compiled, their classes
+#: (derived from an interpreted ABC with a mixin) crash the garbage collector after
+#: a checkpoint's deep copy (adr/0013).
+MODULES = (
+    "explorer/engine/loop.py",
+    "explorer/engine/lifecycle.py",
+    "explorer/engine/examine.py",
+    "explorer/engine/dagschedule.py",
+    "explorer/engine/dagstate.py",
+    "explorer/engine/ticks.py",
+    "explorer/engine/deployment.py",
+    "explorer/engine/overrides.py",
+    "explorer/engine/task_instances.py",
+    "explorer/engine/max_active_flag.py",
+    "explorer/engine/assets/scheduling.py",
+    "explorer/engine/assets/partitioned.py",
+    "explorer/engine/cronfast.py",
+    "explorer/engine/cronfast_zoned.py",
+)
+
+_SETUP = """\
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+
+modules = sys.argv.pop(1).split(",")
+setup(name="explorer-compiled", ext_modules=mypycify(modules, opt_level="3"))
+"""
+
+
+def compile_into(into: Path, modules: tuple[str, ...] | list[str] = MODULES) -> float:
+    """Copy ``explorer/`` into ``into`` (emptied first) and compile ``modules`` there;
+    the seconds it took. Raises ``RuntimeError`` with the build's output on failure."""
+    missing = [m for m in modules if not (ROOT / m).is_file()]
+    if missing:
+        raise RuntimeError(f"no such module in this checkout: {', '.join(missing)}")
+    if into.exists():
+        shutil.rmtree(into)
+    into.mkdir(parents=True)
+    shutil.copytree(
+        ROOT / "explorer",
+        into / "explorer",
+        ignore=shutil.ignore_patterns("__pycache__", "*.so"),
+    )
+    # mypy's own settings for the build (the project's pyproject.toml is not copied:
+    # its strictness is for the checkout, and setuptools would read its metadata).
+    (into / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n", encoding="utf-8")
+    (into / "setup_compiled.py").write_text(_SETUP, encoding="utf-8")
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "setup_compiled.py", ",".join(modules), "build_ext", "--inplace"],
+        cwd=into,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError((done.stdout + done.stderr)[-3000:])
+    shutil.rmtree(into / "build", ignore_errors=True)
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--into", type=Path, required=True, help="the folder to write (emptied)")
+    parser.add_argument(
+        "--modules",
+        default=",".join(MODULES),
+        help="comma-separated module paths to compile (default: the list above)",
+    )
+    args = parser.parse_args(argv)
+    modules = [m.strip() for m in args.modules.split(",") if m.strip()]
+    try:
+        seconds = compile_into(args.into, modules)
+    except RuntimeError as exc:
+        print(f"compiling the engine failed:\n{exc}", file=sys.stderr)
+        return 2
+    print(f"compiled {len(modules)} modules into {args.into} in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

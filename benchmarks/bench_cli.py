@@ -35,6 +35,7 @@ import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -76,6 +77,47 @@ def _run(tree: Path, scenario: Path) -> tuple[float, int, str]:
     return wall, rows, hashlib.sha256(done.stdout).hexdigest()
 
 
+def deployment_file(
+    folder: Path, scenario: Path | None, dags: int, days: int, seed: int
+) -> tuple[dict[str, Any], Path]:
+    """The scenario document (``scenario``'s, else a generated deployment) and its copy
+    written into ``folder``, which every version reads."""
+    if scenario is not None:
+        document = json.loads(scenario.read_text(encoding="utf-8"))
+    else:
+        document = generate(dags, days, seed)
+    current = folder / "deployment.json"
+    current.write_text(json.dumps(document), encoding="utf-8")
+    return document, current
+
+
+def revision(rev: str, folder: Path, document: dict[str, Any], current: Path) -> tuple[Path, Path]:
+    """``rev``'s tree exported into ``folder`` and the scenario file it reads: the same
+    file, or one with the format line set to ``schedule-explorer/1`` for a revision
+    older than format 2."""
+    tree = _export(rev, folder / "other")
+    if _knows_format_2(tree):
+        return tree, current
+    older = folder / "deployment-format-1.json"
+    older.write_text(json.dumps(dict(document, format="schedule-explorer/1")), encoding="utf-8")
+    return tree, older
+
+
+def race(versions: list[tuple[str, Path, Path]], repeat: int) -> dict[str, tuple[float, int, str]]:
+    """Run the versions ``(name, tree, scenario)`` alternately, ``repeat`` times each;
+    print each run and then each version's best: ``wall_s``, ``rows``, ``csv_sha256``."""
+    best: dict[str, tuple[float, int, str]] = {}
+    for _ in range(repeat):
+        for name, tree, scenario in versions:
+            wall, rows, digest = _run(tree, scenario)
+            print(f"  {name}: wall_s={wall:.2f} rows={rows}", flush=True)
+            if name not in best or wall < best[name][0]:
+                best[name] = (wall, rows, digest)
+    for name, (wall, rows, digest) in best.items():
+        print(f"{name}: wall_s={wall:.2f} rows={rows} csv_sha256={digest}")
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", required=True, help="the other revision (a commit, tag or branch)")
@@ -88,29 +130,10 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as scratch:
         folder = Path(scratch)
-        if args.scenario is not None:
-            document = json.loads(args.scenario.read_text(encoding="utf-8"))
-        else:
-            document = generate(args.dags, args.days, args.seed)
-        current = folder / "deployment.json"
-        current.write_text(json.dumps(document), encoding="utf-8")
-        other_tree = _export(args.rev, folder / "other")
-        other = current
-        if not _knows_format_2(other_tree):
-            other = folder / "deployment-format-1.json"
-            other.write_text(
-                json.dumps(dict(document, format="schedule-explorer/1")), encoding="utf-8"
-            )
+        document, current = deployment_file(folder, args.scenario, args.dags, args.days, args.seed)
+        other_tree, other = revision(args.rev, folder, document, current)
         print(f"dags={len(document['dags'])} clock={document['clock']} rev={args.rev}", flush=True)
-        best: dict[str, tuple[float, int, str]] = {}
-        for _ in range(args.repeat):
-            for name, tree, scenario in (("this", ROOT, current), ("rev", other_tree, other)):
-                wall, rows, digest = _run(tree, scenario)
-                print(f"  {name}: wall_s={wall:.2f} rows={rows}", flush=True)
-                if name not in best or wall < best[name][0]:
-                    best[name] = (wall, rows, digest)
-        for name, (wall, rows, digest) in best.items():
-            print(f"{name}: wall_s={wall:.2f} rows={rows} csv_sha256={digest}")
+        best = race([("this", ROOT, current), ("rev", other_tree, other)], args.repeat)
         print(f"speedup={best['rev'][0] / best['this'][0]:.2f}")
     return 0
 

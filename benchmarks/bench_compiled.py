@@ -29,7 +29,6 @@ compiler and the Python headers. Figures only: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import subprocess
 import sys
@@ -40,9 +39,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_cli import _export, _knows_format_2, _run  # noqa: E402
+from bench_cli import deployment_file, race, revision  # noqa: E402
 from compile_engine import MODULES, compile_into  # noqa: E402
-from gen_deployment import generate  # noqa: E402
 
 
 def _compile(tree: Path, modules: list[str]) -> float:
@@ -96,12 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="bench-compiled-") as scratch:
         folder = Path(scratch)
-        if args.scenario is not None:
-            document = json.loads(args.scenario.read_text(encoding="utf-8"))
-        else:
-            document = generate(args.dags, args.days, args.seed)
-        current = folder / "deployment.json"
-        current.write_text(json.dumps(document), encoding="utf-8")
+        document, current = deployment_file(folder, args.scenario, args.dags, args.days, args.seed)
         compiled = folder / "compiled"
         print(f"dags={len(document['dags'])} clock={document['clock']}", flush=True)
         print(f"compiling {len(modules)} modules with mypyc ...", flush=True)
@@ -110,28 +103,10 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copytree(compiled, args.keep)
             _copy_checkout_besides_explorer(args.keep)
             print(f"compiled tree kept in {args.keep}", flush=True)
-        versions: list[tuple[str, Path, Path]] = [
-            ("plain", ROOT, current),
-            ("compiled", compiled, current),
-        ]
+        versions = [("plain", ROOT, current), ("compiled", compiled, current)]
         if args.rev:
-            other_tree = _export(args.rev, folder / "other")
-            other = current
-            if not _knows_format_2(other_tree):
-                other = folder / "deployment-format-1.json"
-                other.write_text(
-                    json.dumps(dict(document, format="schedule-explorer/1")), encoding="utf-8"
-                )
-            versions.append(("rev", other_tree, other))
-        best: dict[str, tuple[float, int, str]] = {}
-        for _ in range(args.repeat):
-            for name, tree, scenario in versions:
-                wall, rows, digest = _run(tree, scenario)
-                print(f"  {name}: wall_s={wall:.2f} rows={rows}", flush=True)
-                if name not in best or wall < best[name][0]:
-                    best[name] = (wall, rows, digest)
-        for name, (wall, rows, digest) in best.items():
-            print(f"{name}: wall_s={wall:.2f} rows={rows} csv_sha256={digest}")
+            versions.append(("rev", *revision(args.rev, folder, document, current)))
+        best = race(versions, args.repeat)
         print(f"build_s={build_s:.1f} modules={len(modules)}")
         print(f"identical={'true' if best['plain'][2] == best['compiled'][2] else 'false'}")
         print(f"speedup_compiled_vs_plain={best['plain'][0] / best['compiled'][0]:.2f}")

@@ -31,8 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The modules of the per-run path that compile and keep the whole suite passing
 #: (the ``plain_only`` tests aside): the loop, run life, the examination, the
 #: next-run cache, DAG state, ticks, the asset and partition paths a task's end
-#: takes, and the cron stepping. Not the timetables: compiled, they crash the
-#: garbage collector (a reference-count error in the generated code, adr/0013).
+#: takes, and the cron stepping. Not the timetables: compiled with their
+#: interpreted base, they do not clear their weak references when freed (mypyc's
+#: issue #1102), which crashes the interpreter once one outlives them (adr/0013).
 MODULES = (
     "explorer/engine/loop.py",
     "explorer/engine/lifecycle.py",

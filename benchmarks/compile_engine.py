@@ -13,13 +13,15 @@ the next edit. ``bench_compiled.py`` measures with it; the installed program is 
 built with it until adr/0013's conditions hold.
 
 Needs mypy (its mypyc), setuptools, a C compiler and the Python headers. Exits 2 with
-the compiler's last lines when the build fails, so a caller can fall back to the
-plain package.
+the compiler's last lines when the build fails, or when a compiled module is not
+compiled or one of its classes takes weak references (mypyc/mypyc#1102, adr/0013),
+so a caller can fall back to the plain package.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -50,6 +52,24 @@ MODULES = (
     "explorer/engine/cronfast.py",
     "explorer/engine/cronfast_zoned.py",
 )
+
+#: Run in the compiled tree after the build: every compiled class must refuse weak
+#: references. mypyc gives a class with an interpreted base a ``__weakref__`` slot but
+#: never clears it when the object is freed (mypyc/mypyc#1102), so a weak reference
+#: that outlives such an object crashes the interpreter later (adr/0013).
+_WEAKREF_CHECK = """\
+import importlib, inspect, sys
+bad = []
+for name in sys.argv[1:]:
+    module = importlib.import_module(name)
+    if not module.__file__.endswith(".so"):
+        bad.append(f"{name} was not compiled")
+    for cls in vars(module).values():
+        if inspect.isclass(cls) and cls.__module__ == name and cls.__weakrefoffset__:
+            bad.append(f"{name}.{cls.__name__} takes weak references")
+print("\\n".join(bad))
+sys.exit(1 if bad else 0)
+"""
 
 _SETUP = """\
 import sys
@@ -90,6 +110,17 @@ def compile_into(into: Path, modules: tuple[str, ...] | list[str] = MODULES) -> 
     if done.returncode != 0:
         raise RuntimeError((done.stdout + done.stderr)[-3000:])
     shutil.rmtree(into / "build", ignore_errors=True)
+    names = [m.removesuffix(".py").replace("/", ".") for m in modules]
+    check = subprocess.run(
+        [sys.executable, "-c", _WEAKREF_CHECK, *names],
+        cwd=into,
+        env=dict(os.environ, PYTHONPATH=str(into)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if check.returncode != 0:
+        raise RuntimeError("unsafe compiled build:\n" + check.stdout + check.stderr[-2000:])
     return time.perf_counter() - started
 
 

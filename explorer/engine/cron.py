@@ -25,6 +25,7 @@ from itertools import repeat
 
 from croniter import CroniterBadCronError, CroniterBadDateError, CroniterError, croniter
 
+from explorer.engine.describe import describe_cron
 from explorer.engine.errors import ScheduleError
 from explorer.engine.tz import local, make_aware
 
@@ -168,6 +169,17 @@ class ZonedCron:
         self._run_second = seconds[-1]
         self._batch = min(2 * self._batch, _MAX_BATCH)
         return True
+
+    # ------------------------------------------------------------------ how it reads
+    @property
+    def summary(self) -> str:
+        """The expression, presets resolved (Airflow's ``summary`` of a cron timetable)."""
+        return self.expression
+
+    @property
+    def description(self) -> str:
+        """A sentence for the expression, as cron-descriptor writes it (``description``)."""
+        return describe_cron(self.expression)
 
     # ------------------------------------------------------------------ the primitives
     def next(self, current: datetime) -> datetime:

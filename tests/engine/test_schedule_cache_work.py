@@ -328,6 +328,7 @@ def test_the_multiple_cron_memo_holds_where_it_says(data: st.DataObject) -> None
         assert answer == dag.next_run, (clock, answer, dag.next_run)
 
 
+@pytest.mark.plain_only  # replaces a timetable class's method (adr/0013)
 def test_multiple_cron_dags_are_asked_less_for_the_same_record() -> None:
     """A parse of a catchup=False MultipleCronTriggerTimetable DAG (SCH-4b) asked all its
     crons again; within the memo's stretch it asks none."""

@@ -8,7 +8,7 @@ interval to most timetables and the whole run info to partitioned ones).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from datetime import datetime
 
 from explorer.engine.assets.condition import Condition
@@ -22,8 +22,13 @@ class TimetableError(ScheduleError):
     """A timetable refused to answer (Airflow raises; the DAG stops being scheduled)."""
 
 
-class Timetable(ABC):
-    """When a DAG runs automatically, and what a manual run covers."""
+class Timetable:
+    """When a DAG runs automatically, and what a manual run covers.
+
+    Not an ``ABC``: mypy still refuses to build a class whose abstract methods are
+    not all defined, and a plain base lets mypyc compile every timetable as a native
+    class that takes no weak references (adr/0013, mypyc/mypyc#1102).
+    """
 
     #: Airflow's ``periodic``: runs come from the clock.
     periodic: bool = True

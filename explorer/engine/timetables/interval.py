@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Protocol
 
 from dateutil.relativedelta import relativedelta
 
-from explorer.engine.timetables._cronbase import CronBased
+from explorer.engine.cron import ZonedCron
 from explorer.engine.timetables.base import Timetable, TimetableError
 from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
+from explorer.engine.tz import get_zone
 
 Delta = timedelta | relativedelta
 
 
 class Steps(Protocol):
-    """How a timetable moves between its boundaries: CronMixin's four primitives.
+    """How a timetable moves between its boundaries (CronMixin's four primitives), and
+    how they read.
 
     A :class:`~explorer.engine.cron.ZonedCron` for the cron timetables,
     :class:`DeltaSteps` for the delta ones. The timetables call it directly (no
     per-timetable wrapper methods: these calls are the scheduler's hot path).
     """
+
+    @property
+    def summary(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
 
     def next(self, current: datetime) -> datetime: ...
 
@@ -40,6 +48,14 @@ class DeltaSteps:
     def __init__(self, delta: Delta) -> None:
         self.delta = delta
 
+    @property
+    def summary(self) -> str:
+        return delta_summary(self.delta)
+
+    @property
+    def description(self) -> str:
+        return self.summary
+
     def next(self, current: datetime) -> datetime:
         return (current + self.delta).astimezone(UTC)
 
@@ -53,10 +69,42 @@ class DeltaSteps:
         return current
 
 
-class _DataIntervalTimetable(Timetable):
-    """``timetables/interval.py::_DataIntervalTimetable.next_dagrun_info`` (TT-4 steps 1-4)."""
+class SteppedTimetable(Timetable):
+    """A timetable that moves between the boundaries of its ``steps``: a cron read in a
+    zone (TT-1) or a delta in absolute time (TT-7, TT-8).
+
+    The cron and delta kinds of both families (data-interval, trigger) derive from
+    it alone, so every timetable has one chain of bases: what lets mypyc compile
+    them as native classes that take no weak references (adr/0013).
+    """
 
     steps: Steps
+    # The cron kinds' cron, its zone and the zone's name (set by _use_cron only).
+    cron: ZonedCron
+    zone: tzinfo
+    timezone_name: str
+    expression: str
+
+    def _use_cron(self, cron: str, timezone: str) -> None:
+        """Step by ``cron`` read in ``timezone`` (the DAG's zone unless given, TT-1)."""
+        self.timezone_name = timezone
+        self.zone = get_zone(timezone)
+        self.cron = ZonedCron(cron, self.zone)
+        self.expression = self.cron.expression
+        self.steps = self.cron
+
+    @property
+    def summary(self) -> str:
+        return self.steps.summary
+
+    @property
+    def description(self) -> str:
+        return self.steps.description
+
+
+class _DataIntervalTimetable(SteppedTimetable):
+    """``timetables/interval.py::_DataIntervalTimetable.next_dagrun_info`` (TT-4 steps 1-4)."""
+
     #: ``_skip_to_latest(earliest, now)`` starts its period strictly before ``now``
     #: (before the start date's alignment is applied): what lets ``next_dagrun_info``
     #: leave it out when the reference's next start is not before ``now``.
@@ -107,12 +155,11 @@ class _DataIntervalTimetable(Timetable):
         return DagRunInfo.interval(start, steps.next(start))
 
 
-class CronDataIntervalTimetable(CronBased, _DataIntervalTimetable):
+class CronDataIntervalTimetable(_DataIntervalTimetable):
     """``CronDataIntervalTimetable(cron, timezone)``: one cron period per run (TT-4)."""
 
     def __init__(self, cron: str, timezone: str = "UTC") -> None:
-        CronBased.__init__(self, cron, timezone)
-        self.steps = self.cron
+        self._use_cron(cron, timezone)
         # (earliest, now, answer) of the last _skip_to_latest: with catchup=False the
         # scheduler asks it at every call, mostly with the same clock.
         self._skip_memo: tuple[datetime | None, datetime, datetime] | None = None
@@ -179,10 +226,6 @@ class DeltaDataIntervalTimetable(_DataIntervalTimetable):
         self.steps = DeltaSteps(delta)
         # Epoch multiples floor ``now``; calendar steps from the start date may not.
         self.skips_before_now = not has_calendar_units(delta)
-
-    @property
-    def summary(self) -> str:
-        return delta_summary(self.delta)
 
     def _round(self, dt: datetime, anchor: datetime) -> datetime:
         """Floor ``dt`` to a boundary: months/years step from ``anchor``, else epoch multiples."""

@@ -70,7 +70,7 @@ class ContinuousTimetable(Timetable):
     """``@continuous``: [previous end, now], one run at a time (TT-12)."""
 
     periodic = False
-    active_runs_limit = 1
+    active_runs_limit: int | None = 1
 
     @property
     def summary(self) -> str:
@@ -107,7 +107,7 @@ class AssetTriggeredTimetable(NullTimetable):
     asset_triggered = True
 
     def __init__(self, condition: Condition) -> None:
-        self.asset_condition: Condition = condition
+        self.asset_condition = condition
 
     @property
     def summary(self) -> str:
@@ -128,7 +128,7 @@ class AssetOrTimeSchedule(Timetable):
         if timetable.asset_triggered:
             raise TimetableError("AssetOrTimeSchedule cannot nest an asset-driven timetable")
         self.timetable = timetable
-        self.asset_condition: Condition = assets
+        self.asset_condition = assets
         self.periodic = timetable.periodic
         self.can_be_scheduled = timetable.can_be_scheduled
         self.active_runs_limit = timetable.active_runs_limit

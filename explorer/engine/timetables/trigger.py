@@ -8,14 +8,12 @@ from __future__ import annotations
 from abc import abstractmethod
 from datetime import UTC, datetime, timedelta
 
-from explorer.engine.timetables._cronbase import CronBased
 from explorer.engine.timetables.base import Timetable, TimetableError
 from explorer.engine.timetables.interval import (
     Delta,
     DeltaSteps,
-    Steps,
+    SteppedTimetable,
     delta_seconds,
-    delta_summary,
 )
 from explorer.engine.types import DagRunInfo, DataInterval, ReferenceRun, TimeRestriction
 from explorer.engine.tz import make_aware
@@ -25,11 +23,10 @@ RunImmediately = bool | timedelta
 _ONE_US = timedelta(microseconds=1)
 
 
-class _TriggerTimetable(Timetable):
+class _TriggerTimetable(SteppedTimetable):
     """``timetables/trigger.py::_TriggerTimetable.next_dagrun_info`` (TT-5)."""
 
     interval: Delta
-    steps: Steps
     #: The reference run's instant the next tick follows: its interval's end, or its
     #: run_after for CronPartitionTimetable (whose runs have no interval, TT-16).
     continues_from_run_after = False
@@ -106,7 +103,7 @@ class _TriggerTimetable(Timetable):
         return DataInterval((run_after - self.interval).astimezone(UTC), run_after)
 
 
-class CronTriggerTimetable(CronBased, _TriggerTimetable):
+class CronTriggerTimetable(_TriggerTimetable):
     """``CronTriggerTimetable(cron, *, timezone, interval=0, run_immediately=False)``."""
 
     def __init__(
@@ -117,8 +114,7 @@ class CronTriggerTimetable(CronBased, _TriggerTimetable):
         interval: Delta = timedelta(0),
         run_immediately: RunImmediately = False,
     ) -> None:
-        CronBased.__init__(self, cron, timezone)
-        self.steps = self.cron
+        self._use_cron(cron, timezone)
         self.interval = interval
         self.run_immediately = run_immediately
 
@@ -147,10 +143,6 @@ class DeltaTriggerTimetable(_TriggerTimetable):
         self.delta = delta
         self.steps = DeltaSteps(delta)
         self.interval = interval
-
-    @property
-    def summary(self) -> str:
-        return delta_summary(self.delta)
 
     def _first_run(self, now: datetime) -> datetime:
         return now

@@ -13,7 +13,7 @@ give on the headless path a user runs (``explorer simulate --format csv``),
 before anything is shipped compiled.
 
 It copies this tree's ``explorer/`` into a temporary folder, compiles the
-``--modules`` there (``benchmarks/compile_engine.py``: ``mypycify`` in a subprocess of this
+``--modules`` there (``packaging/compile_engine.py``: ``mypycify`` in a subprocess of this
 virtualenv's Python; nothing is written into the working tree), then runs, in
 fresh interpreters and alternately, ``--repeat`` times each: this tree as plain
 Python, the compiled copy, and with ``--rev`` another revision (``git archive``,
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,33 +37,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "packaging"))
 
 from bench_cli import deployment_file, race, revision  # noqa: E402
-from compile_engine import MODULES, compile_into  # noqa: E402
+from compile_engine import MODULES, compile_into, copy_checkout_besides_explorer  # noqa: E402
 
 
 def _compile(tree: Path, modules: list[str]) -> float:
-    """``benchmarks/compile_engine.py``'s build into ``tree``; the seconds it took."""
+    """``packaging/compile_engine.py``'s build into ``tree``; the seconds it took."""
     try:
         return compile_into(tree, modules)
     except RuntimeError as exc:
         raise SystemExit(
             f"compiling failed (mypy, setuptools, gcc and the Python headers are needed):\n{exc}"
         ) from exc
-
-
-def _copy_checkout_besides_explorer(into: Path) -> None:
-    """Every file git tracks outside ``explorer/`` (tests, their data, resources,
-    benchmarks, pyproject.toml, ...) copied into ``into``, so the suite runs there."""
-    tracked = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True
-    ).stdout.decode()
-    for name in filter(None, tracked.split("\0")):
-        if name.startswith("explorer/"):
-            continue
-        target = into / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         "--modules",
         default=",".join(MODULES),
         help="comma-separated module paths to compile "
-        "(default: benchmarks/compile_engine.py's list)",
+        "(default: packaging/compile_engine.py's list)",
     )
     args = parser.parse_args(argv)
     modules = [m.strip() for m in args.modules.split(",") if m.strip()]
@@ -101,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         build_s = _compile(compiled, modules)
         if args.keep is not None:
             shutil.copytree(compiled, args.keep)
-            _copy_checkout_besides_explorer(args.keep)
+            copy_checkout_besides_explorer(args.keep)
             print(f"compiled tree kept in {args.keep}", flush=True)
         versions = [("plain", ROOT, current), ("compiled", compiled, current)]
         if args.rev:

@@ -329,13 +329,29 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ---------------------------------------------------------------------------- parser
+class _VersionAction(argparse.Action):
+    """``--version``: the version and whether the engine runs compiled (adr/0013),
+    found only when asked (it imports the engine)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from explorer.installation import engine_build
+
+        print(f"{parser.prog} {__version__} (engine: {engine_build()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="explorer",
         description="See what Apache Airflow 3.3's scheduler will do with your schedules. "
         "Without a subcommand, opens the desktop app.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="print the version and the engine's build"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sim = sub.add_parser("simulate", help="run a scenario headless and print the record")

@@ -95,6 +95,7 @@ def run(output: Path) -> str:
     from PySide6.QtWidgets import QApplication
 
     from explorer.document.files import examples_dir
+    from explorer.installation import engine_build
     from explorer.ui.app import create_app
     from explorer.ui.main_window import MainWindow
     from explorer.ui.panels.export import export_widget
@@ -151,7 +152,8 @@ def run(output: Path) -> str:
     )
     return (
         f"self-test passed: opened {EXAMPLE} offscreen, {steps} clock steps to "
-        f"{session.now.isoformat()} ({runs} runs), exported {drawn}"
+        f"{session.now.isoformat()} ({runs} runs), exported {drawn}; "
+        f"engine: {engine_build()}"
     )
 
 

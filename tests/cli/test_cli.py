@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -229,3 +230,12 @@ def test_a_zone_naming_a_tzdata_folder_is_an_unknown_time_zone_not_a_traceback(
         assert result.returncode != 0, command
         assert "Traceback" not in result.stderr, command
         assert f"$.dags[0].timezone: unknown time zone '{zone}'" in result.stderr, command
+
+
+def test_version_names_the_engine_build() -> None:
+    done = explorer("--version")
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(
+        r"explorer \d+\.\d+\.\d+ \(engine: (plain Python|compiled \(\d+ modules, mypyc\))\)\n",
+        done.stdout,
+    ), done.stdout

@@ -2,15 +2,16 @@
 
 Usage::
 
-    python benchmarks/compile_engine.py --into /tmp/explorer-compiled [--modules a.py,b.py]
+    python packaging/compile_engine.py --into build/compiled [--checkout] [--modules a.py,b.py]
 
 Writes ``<into>/explorer/`` (a copy of this checkout's package) with the modules of
 :data:`MODULES` compiled next to their sources, and mypyc's shared library at
-``<into>/``; put ``<into>`` first on ``PYTHONPATH`` (or PyInstaller's ``pathex``) to
-run it. The checkout itself is never written to: an extension beside its ``.py`` is
-imported instead of it, so one left in the working tree would run stale code after
-the next edit. ``bench_compiled.py`` measures with it; the installed program is not
-built with it until adr/0013's conditions hold.
+``<into>/``; put ``<into>`` first on ``PYTHONPATH`` to run it. ``--checkout`` also
+copies every other file git tracks (tests, resources, pyproject.toml) beside it, so
+the suite runs there (``.ci/run``'s second job). The checkout itself is never written
+to: an extension beside its ``.py`` is imported instead of it, so one left in the
+working tree would run stale code after the next edit. ``packaging/build-deb.sh``
+builds the bundle with it; ``benchmarks/bench_compiled.py`` measures it.
 
 Needs mypy (its mypyc), setuptools, a C compiler and the Python headers. Exits 2 with
 the compiler's last lines when the build fails, or when a compiled module is not
@@ -33,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The modules of the per-run path that compile and keep the whole suite passing
 #: (the ``plain_only`` tests aside): the loop, run life, the examination, the
 #: next-run cache, DAG state, ticks, the asset and partition paths a task's end
-#: takes, and the cron stepping. Not the timetables: compiled with their
-#: interpreted base, they do not clear their weak references when freed (mypyc's
-#: issue #1102), which crashes the interpreter once one outlives them (adr/0013).
+#: takes, the cron stepping and the timetables. The timetables compile as one
+#: package: a compiled class with an interpreted base takes weak references that
+#: mypyc never clears when it is freed (mypyc/mypyc#1102, adr/0013).
 MODULES = (
     "explorer/engine/loop.py",
     "explorer/engine/lifecycle.py",
@@ -51,6 +52,13 @@ MODULES = (
     "explorer/engine/assets/partitioned.py",
     "explorer/engine/cronfast.py",
     "explorer/engine/cronfast_zoned.py",
+    "explorer/engine/timetables/base.py",
+    "explorer/engine/timetables/interval.py",
+    "explorer/engine/timetables/trigger.py",
+    "explorer/engine/timetables/simple.py",
+    "explorer/engine/timetables/events.py",
+    "explorer/engine/timetables/partitioned.py",
+    "explorer/engine/timetables/factory.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak
@@ -127,6 +135,20 @@ def compile_into(into: Path, modules: tuple[str, ...] | list[str] = MODULES) -> 
     return time.perf_counter() - started
 
 
+def copy_checkout_besides_explorer(into: Path) -> None:
+    """Every file git tracks outside ``explorer/`` (tests, their data, resources,
+    benchmarks, pyproject.toml, ...) copied into ``into``, so the suite runs there."""
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True
+    ).stdout.decode()
+    for name in filter(None, tracked.split("\0")):
+        if name.startswith("explorer/") or not (ROOT / name).is_file():
+            continue
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, target)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--into", type=Path, required=True, help="the folder to write (emptied)")
@@ -135,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(MODULES),
         help="comma-separated module paths to compile (default: the list above)",
     )
+    parser.add_argument(
+        "--checkout",
+        action="store_true",
+        help="also copy every other file git tracks beside it, to run the suite there",
+    )
     args = parser.parse_args(argv)
     modules = [m.strip() for m in args.modules.split(",") if m.strip()]
     try:
@@ -142,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as exc:
         print(f"compiling the engine failed:\n{exc}", file=sys.stderr)
         return 2
+    if args.checkout:
+        copy_checkout_besides_explorer(args.into)
     print(f"compiled {len(modules)} modules into {args.into} in {seconds:.1f} s")
     return 0
 

@@ -17,18 +17,29 @@ from importlib.machinery import EXTENSION_SUFFIXES
 import explorer
 
 
+def extension_files(root: str, package: str = "") -> dict[str, str]:
+    """Every C extension under the folder ``root``: its dotted module name (inside
+    ``package``, when given) mapped to its file. One walk for the installation's
+    description and for the bundle's spec, which swaps these files in for bytecode."""
+    found: dict[str, str] = {}
+    for folder, _dirs, files in os.walk(root):
+        relative = os.path.relpath(folder, root)
+        parts = [] if relative == "." else relative.split(os.sep)
+        prefix = [package] if package else []
+        for name in files:
+            suffix = next((s for s in EXTENSION_SUFFIXES if name.endswith(s)), None)
+            if suffix is not None:
+                module = ".".join([*prefix, *parts, name.removesuffix(suffix)])
+                found[module] = os.path.join(folder, name)
+    return found
+
+
 def compiled_modules(roots: Iterable[str] | None = None) -> list[str]:
     """The ``explorer`` modules that are C extensions, sorted: found as extension files
     in the package's folders (``roots``: those folders; default ``explorer.__path__``)."""
     found: set[str] = set()
     for root in explorer.__path__ if roots is None else roots:
-        for folder, _dirs, files in os.walk(root):
-            relative = os.path.relpath(folder, root)
-            parts = [] if relative == "." else relative.split(os.sep)
-            for name in files:
-                suffix = next((s for s in EXTENSION_SUFFIXES if name.endswith(s)), None)
-                if suffix is not None:
-                    found.add(".".join(["explorer", *parts, name.removesuffix(suffix)]))
+        found.update(extension_files(root, "explorer"))
     return sorted(found)
 
 

@@ -31,15 +31,21 @@ arch=$(dpkg --print-architecture)
 
 echo "== the engine's per-run path compiled with mypyc (adr/0013; SE_COMPILE=0: plain)"
 # Byte-identical records, faster runs. Without a C compiler, the Python headers or mypy the
-# build says why and the bundle runs the plain modules: slower, never different.
-export SE_COMPILED_DIR=
-if [ "${SE_COMPILE:-1}" != 0 ]; then
-  if "$PY" packaging/compile_engine.py --into build/compiled; then
-    SE_COMPILED_DIR=$(pwd)/build/compiled
-  else
-    echo "compiling failed: the bundle carries the plain engine (same records, slower)" >&2
-  fi
+# build says why and the bundle runs the plain modules: slower, never different. A folder
+# already compiled by packaging/compile_engine.py (.ci/run's compiled job) is reused when
+# SE_COMPILED_DIR names it.
+if [ "${SE_COMPILE:-1}" = 0 ]; then
+  SE_COMPILED_DIR=
+elif [ -n "${SE_COMPILED_DIR:-}" ]; then
+  SE_COMPILED_DIR=$(cd "$SE_COMPILED_DIR" && pwd)
+  echo "reusing the compiled engine in $SE_COMPILED_DIR"
+elif "$PY" packaging/compile_engine.py --into build/compiled; then
+  SE_COMPILED_DIR=$(pwd)/build/compiled
+else
+  SE_COMPILED_DIR=
+  echo "compiling failed: the bundle carries the plain engine (same records, slower)" >&2
 fi
+export SE_COMPILED_DIR
 
 echo "== PyInstaller bundle (dist/schedule-explorer)"
 start=$(date +%s)

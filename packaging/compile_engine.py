@@ -59,6 +59,8 @@ MODULES = (
     "explorer/engine/timetables/events.py",
     "explorer/engine/timetables/partitioned.py",
     "explorer/engine/timetables/factory.py",
+    "explorer/engine/runs.py",
+    "explorer/engine/runpack.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak

@@ -85,8 +85,13 @@ class DagSpec:
     max_active_runs: int = DEFAULT_MAX_ACTIVE_RUNS
     is_paused_upon_creation: bool = False
     tasks: tuple[TaskSpec, ...] = field(default=())
+    #: :attr:`restriction`, made once: the next-run cache reads it at every step of a
+    #: DAG's schedule (issue 14), and a spec never changes (``replace`` makes another).
+    _restriction: TimeRestriction = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        restriction = TimeRestriction(self.start_date, self.end_date, self.catchup)
+        object.__setattr__(self, "_restriction", restriction)
         if self.max_active_runs < 1:
             raise DagError(f"DAG {self.dag_id!r}: max_active_runs must be at least 1")
         limit = self.timetable.active_runs_limit
@@ -125,4 +130,4 @@ class DagSpec:
     @property
     def restriction(self) -> TimeRestriction:
         """TT-2 with DAG-level dates only (scenarios carry no per-task dates)."""
-        return TimeRestriction(self.start_date, self.end_date, self.catchup)
+        return self._restriction

@@ -439,7 +439,7 @@ def compute_next_run(
     previous = dag.next_run
     dag.next_run_memo = None
     try:
-        restriction = dag.spec.restriction  # a new TimeRestriction at each read
+        restriction = dag.spec.restriction
         dag.next_run = dag.spec.timetable.next_dagrun_info(
             last=reference, restriction=restriction, now=now
         )

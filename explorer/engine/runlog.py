@@ -26,11 +26,24 @@ import copy
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, overload
 
 import numpy as np
 
+from explorer.engine.heldruns import HeldRuns
+from explorer.engine.runpack import (
+    HELD,
+    NONE,
+    OUTCOMES,
+    RUN_STATE_CODE,
+    RUN_STATES,
+    RUN_TYPE_CODE,
+    RUN_TYPES,
+    TASK_STATES,
+    InstantMemo,
+    pack,
+)
 from explorer.engine.runs import (
     DagRun,
     RunState,
@@ -51,7 +64,6 @@ from explorer.engine.runspill import (
 from explorer.engine.types import DataInterval
 from explorer.engine.tz import EPOCH as _EPOCH
 from explorer.engine.tz import ONE_US as _ONE_US
-from explorer.engine.weakruns import WeakRuns
 
 __all__ = [
     "NULL_INSTANT",
@@ -67,19 +79,20 @@ __all__ = [
 #: a block of 65,536 runs is 5-8 MB, written once and read back whole.
 SPILL_ROWS = 1 << 16
 
-_NONE = -(2**63)  # a null instant in an ``array('q')`` column
+_NONE = NONE  # a null instant in an ``array('q')`` column
 #: The null instant of :attr:`PackedColumns.times`.
 NULL_INSTANT = _NONE
 
-_RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
-_RUN_TYPE_CODE = {name: code for code, name in enumerate(_RUN_TYPES)}
-_RUN_STATES: tuple[RunState, ...] = ("queued", "running", "success", "failed")
-_RUN_STATE_CODE = {name: code for code, name in enumerate(_RUN_STATES)}
-_TASK_STATES = ("none", "running", "success", "failed")
-_TASK_STATE_CODE = {name: code for code, name in enumerate(_TASK_STATES)}
-_OUTCOMES = ("success", "failed", "success_no_data")
-_OUTCOME_CODE = {name: code for code, name in enumerate(_OUTCOMES)}
-_HELD = 0x80  # flag bit in the task outcome byte
+# The codes of the packed form, as explorer.engine.runpack makes them (typed here for
+# the runs unpacked).
+_RUN_TYPES: tuple[RunType, ...] = RUN_TYPES  # type: ignore[assignment]
+_RUN_TYPE_CODE = RUN_TYPE_CODE
+_RUN_STATES: tuple[RunState, ...] = RUN_STATES  # type: ignore[assignment]
+_RUN_STATE_CODE = RUN_STATE_CODE
+_TASK_STATES = TASK_STATES
+_OUTCOMES = OUTCOMES
+_HELD = HELD  # flag bit in the task outcome byte
+
 #: Codes of :attr:`PackedColumns.codes`: ``RUN_TYPES[code >> 4]``, ``RUN_STATES[code & 0x0F]``.
 RUN_TYPES = _RUN_TYPES
 RUN_STATES = _RUN_STATES
@@ -210,11 +223,9 @@ class RunLog(_RunsView):
         #: (from id ``_id0`` on; see ``_row_at``).
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
-        self._cache: WeakRuns[DagRun] = WeakRuns()
-        #: recent instants packed → their epoch microseconds (see ``_epoch_us``), and how
-        #: many instants were converted (tests count the work)
-        self._memo: dict[datetime, int] = {}
-        self.instants_computed = 0
+        self._cache: HeldRuns[DagRun] = HeldRuns()
+        #: recent instants packed → their epoch microseconds (runpack.InstantMemo)
+        self._memo = InstantMemo(_MEMO_SIZE)
         # packed columns, one entry per row
         self._dag = array("I")
         self._nth = array("I")
@@ -283,76 +294,41 @@ class RunLog(_RunsView):
         if self._spill_rows and len(self._row) >= 2 * self._spill_rows:
             self._maybe_spill_ids()
 
+    @property
+    def instants_computed(self) -> int:
+        """Instants converted to epoch microseconds so far (tests count the work)."""
+        return self._memo.computed
+
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
 
-        On the path of every run that ends (issue 14): one pass over the run's tasks,
-        one over its instants (through the log's memo of recent ones, ``_remember``),
-        everything checked before anything is appended. Plain loops: for the few tasks
-        and instants of a run they beat ``map`` over attribute getters (measured)."""
+        On the path of every run that ends (issue 14): :func:`explorer.engine.runpack.pack`
+        reads and checks the run and its tasks (compiled in the bundle, adr/0013), its
+        instants through the log's memo of recent ones; the row is appended here."""
         run_id = run.id
-        if run.history is not None or run_id not in self._live:
+        if run_id not in self._live:
             return False
-        run_code = _END_CODE.get((run.run_type, run.state, run.triggered_by))
-        if run_code is None:  # not ended, or not triggered as this simulator triggers it
+        packed = pack(run, self._memo)
+        if packed is None:  # not ended, not triggered as this simulator does, ...
             return False
-        interval = run.data_interval
         tasks = run.tasks
-        values: list[datetime | None] = [
-            run.logical_date,
-            None if interval is None else interval.start,
-            None if interval is None else interval.end,
-            run.run_after,
-            run.created_at,
-            run.start_date,
-            run.end_date,
-            run.partition_date,  # checked, not packed: it lives in a side table
-        ]
-        task_codes = bytearray()
-        task_code = _TASK_CODE.get
-        inlets = False
-        for task in tasks:
-            end_date = task.end_date
-            code = task_code((task.state, task.outcome, task.held))
-            if code is None or (task.finish_at is not end_date and task.finish_at != end_date):
-                return False  # not finished, or a timer still owed
-            task_codes.append(code)
-            values.append(task.start_date)
-            values.append(end_date)
-            inlets = inlets or bool(task.inlet_events)
-        # Each instant in epoch microseconds, through the memo of recent ones: the runs
-        # ending near one another share most instants (the loop's ticks, one cron minute
-        # across DAGs), a datetime caches its hash, while ``(value - EPOCH) // ONE_US``
-        # builds two timedeltas (issue 14). Only UTC, fold-0 instants are packed (any
-        # other would not come back identical), checked before the memo is read: an
-        # equal zoned instant must not find a UTC one's entry.
-        memo = self._memo.get
-        packed: list[int] = []
-        append = packed.append
-        for value in values:
-            if value is None:
-                append(_NONE)
-            elif value.tzinfo is UTC and not value.fold:
-                found = memo(value)
-                append(self._remember(value) if found is None else found)
-            else:
-                return False
         row = self._row0 + len(self._nth)
         code = self._dag_codes.get(run.dag_id)
         self._dag.append(self._dag_code(run.dag_id) if code is None else code)
         self._nth.append(run.nth)
-        self._codes.append(run_code)
-        self._times.extend(packed[:_TIME_FIELDS])
+        self._codes.append(packed.code)
+        self._times.extend(packed.times)
         if run.consumed_asset_events:
             self._consumed.extend(run.consumed_asset_events)
         self._consumed_end.append(self._consumed0 + len(self._consumed))
         first_task = self._flat0 + len(self._task_codes)
+        task_codes = packed.task_codes
         self._task_codes += task_codes
-        if inlets:
+        if packed.inlets:
             for offset, task in enumerate(tasks):
                 if task.inlet_events:
                     self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(packed[_TIME_FIELDS + 1 :])
+        self._task_times.extend(packed.task_times)
         self._task_end.append(first_task + len(task_codes))
         self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
         if run_id in self._own_run_ids:
@@ -372,16 +348,6 @@ class RunLog(_RunsView):
         if self._spill_rows and len(self._nth) >= 2 * self._spill_rows:
             self._spill_block()
         return True
-
-    def _remember(self, value: datetime) -> int:
-        """``epoch_us`` of a UTC instant the memo lacks, now kept in it (a bounded
-        cache of recent instants: it starts afresh once full)."""
-        memo = self._memo
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
-        found = memo[value] = (value - _EPOCH) // _ONE_US
-        self.instants_computed += 1
-        return found
 
     def thaw(self, run: DagRun) -> None:
         """``run`` is about to change (a backfill clears it): keep it as a live object.
@@ -761,9 +727,9 @@ class RunLog(_RunsView):
             memo[id(run)] = run  # whoever holds one (a DAG's latest run) shares it
         for name, value in self.__dict__.items():
             if name == "_cache":
-                out._cache = WeakRuns()
+                out._cache = HeldRuns()
             elif name == "_memo":  # a cache, not state: the copy starts without one
-                out._memo = {}
+                out._memo = InstantMemo(_MEMO_SIZE)
             elif name == "_live":
                 out._live = {k: copy.deepcopy(v, memo) for k, v in value.items()}
             else:  # columns and side tables of immutable values
@@ -801,25 +767,6 @@ _TRIGGERED_BY: dict[str, TriggeredBy] = {
     "manual": "rest_api",
     "asset_triggered": "asset",
     "backfill": "backfill",
-}
-
-
-#: Run codes (``run_type << 4 | state``) of the runs :meth:`RunLog.freeze` packs, by
-#: (run type, state, triggered_by): ended, and triggered as this simulator triggers them.
-_END_CODE: dict[tuple[str, str, str], int] = {
-    (run_type, state, _TRIGGERED_BY[run_type]): _RUN_TYPE_CODE[run_type] << 4
-    | _RUN_STATE_CODE[state]
-    for run_type in _RUN_TYPES
-    for state in ("success", "failed")
-}
-#: A finished task's (state, outcome, held) → its byte in the task codes column.
-_TASK_CODE: dict[tuple[str, str, bool], int] = {
-    (state, outcome, held): _TASK_STATE_CODE[state] << 4
-    | _OUTCOME_CODE[outcome]
-    | (_HELD if held else 0)
-    for state in ("success", "failed")
-    for outcome in _OUTCOMES
-    for held in (False, True)
 }
 
 

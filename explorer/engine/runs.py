@@ -47,7 +47,7 @@ class TaskInstance:
         return self.state in ("success", "failed")
 
 
-@dataclass(slots=True, weakref_slot=True, init=False)
+@dataclass(slots=True, init=False)
 class DagRun:
     """A run with Airflow's field names; ``states`` lists every change with its instant.
 
@@ -154,7 +154,8 @@ class DagRun:
         assert isinstance(other, DagRun)
         return self.run_id == other.run_id and _compared(self) == _compared(other)
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+    # No __hash__: mutable, compared by value (defining __eq__ makes a class unhashable;
+    # an explicit ``__hash__ = None`` would be a field of the compiled class, adr/0013).
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _SHOWN)
@@ -164,25 +165,45 @@ class DagRun:
         """A checkpoint's copy of a live run: its fields are immutable values (strings,
         instants, tuples) replaced, never changed in place, except the task instances and
         the state history, which are copied. The generic ``deepcopy`` rebuilt every
-        instant: half a millisecond a run, paid for every live run at every checkpoint."""
-        out = DagRun.__new__(DagRun)
+        instant: half a millisecond a run, paid for every live run at every checkpoint.
+        Built by the constructor, every field named: a run compiled by mypyc (adr/0013)
+        has no ``__new__`` that skips ``__init__``."""
+        out = DagRun(
+            self.dag_id,
+            self.nth,
+            self._run_id,
+            self.run_type,
+            self.triggered_by,
+            self.logical_date,
+            self.data_interval,
+            self.run_after,
+            self.created_at,
+            self.partition_key,
+            self.partition_date,
+            self.state,
+            self.start_date,
+            self.end_date,
+            [
+                TaskInstance(
+                    t.task_id,
+                    t.outcome,
+                    t.state,
+                    t.start_date,
+                    t.finish_at,
+                    t.end_date,
+                    t.held,
+                    t.inlet_events,
+                )
+                for t in self.tasks
+            ],
+            self.backfill_id,
+            self.backfill_sort_ordinal,
+            self.consumed_asset_events,
+            None if self.history is None else list(self.history),
+            self.id,
+            self.last_scheduling_decision,
+        )
         memo[id(self)] = out
-        for name in _RUN_FIELDS:
-            setattr(out, name, getattr(self, name))
-        out.tasks = [
-            TaskInstance(
-                t.task_id,
-                t.outcome,
-                t.state,
-                t.start_date,
-                t.finish_at,
-                t.end_date,
-                t.held,
-                t.inlet_events,
-            )
-            for t in self.tasks
-        ]
-        out.history = None if self.history is None else list(self.history)
         return out
 
     @property
@@ -218,8 +239,6 @@ class DagRun:
         self.set_state("queued", at)
 
 
-#: The fields a copy of a run shares (``tasks`` and ``history`` are copied).
-_RUN_FIELDS = tuple(f.name for f in fields(DagRun) if f.name not in ("tasks", "history"))
 #: The fields two runs are compared by besides run_id, and the ones a repr shows.
 _compared = attrgetter(*(f.name for f in fields(DagRun) if f.compare))
 _SHOWN = ("dag_id", "nth", "run_id", *(f.name for f in fields(DagRun)[3:] if f.repr))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import explorer
 from explorer.engine import loop
-from explorer.installation import compiled_modules, engine_build
+from explorer.installation import compiled_modules, engine_build, extension_files
 
 
 def test_extension_files_beside_the_package_are_named_as_modules(tmp_path: Path) -> None:
@@ -26,6 +26,23 @@ def test_extension_files_beside_the_package_are_named_as_modules(tmp_path: Path)
     ]
     assert engine_build(roots) == "compiled (3 modules, mypyc)"
     assert engine_build([str(tmp_path / "engine" / "timetables" / "none")]) == "plain Python"
+
+
+def test_the_bundle_spec_and_the_description_share_one_walk(tmp_path: Path) -> None:
+    # packaging/schedule-explorer.spec swaps these files in for the modules' bytecode: the
+    # names must be the importable ones, mypyc's shared library (top level) included
+    suffix = EXTENSION_SUFFIXES[0]
+    (tmp_path / "explorer" / "engine").mkdir(parents=True)
+    (tmp_path / f"abc123__mypyc{suffix}").write_bytes(b"")
+    (tmp_path / "explorer" / "engine" / f"loop{suffix}").write_bytes(b"")
+    (tmp_path / "explorer" / "engine" / "loop.py").write_text("", encoding="utf-8")
+    assert extension_files(str(tmp_path)) == {
+        "abc123__mypyc": str(tmp_path / f"abc123__mypyc{suffix}"),
+        "explorer.engine.loop": str(tmp_path / "explorer" / "engine" / f"loop{suffix}"),
+    }
+    assert extension_files(str(tmp_path / "explorer"), "explorer") == {
+        "explorer.engine.loop": str(tmp_path / "explorer" / "engine" / f"loop{suffix}"),
+    }
 
 
 def test_the_installation_under_test_is_described_as_it_is() -> None:

@@ -119,6 +119,12 @@ def test_every_field_is_either_shared_or_copied() -> None:
     run.history = [("queued", START)]
     twin = copy.deepcopy(run)
     assert twin == run and twin.tasks[0] is not run.tasks[0] and twin.history is not run.history
+    # every field, compared or not, given a value of its own: the copy names each one
+    run.id, run.last_scheduling_decision, run.backfill_id = 7, START, 3
+    run.backfill_sort_ordinal, run.consumed_asset_events, run.partition_key = 2, (5,), "k"
+    run.partition_date, run.start_date, run.end_date, run.state = START, START, START, "failed"
+    twin = copy.deepcopy(run)
+    assert all(getattr(twin, f.name) == getattr(run, f.name) for f in fields(DagRun))
 
 
 def test_make_asset_answers_the_same_however_often_it_is_asked() -> None:

@@ -11,7 +11,6 @@ again, entries never examined and entries examined before.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,26 +18,34 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from explorer.engine.dag import DagSpec
+from explorer.engine.dagstate import DagState
 from explorer.engine.examine import Rotation, sort_key
+from explorer.engine.runs import DagRun, RunState
+from explorer.engine.timetables import timetable_from_schedule
 
 T0 = datetime(2024, 3, 1, tzinfo=UTC)
 
 
-@dataclass(eq=False)
-class Run:
-    """What the rotation reads of a DagRun."""
+def running_run(
+    name: int,
+    dag_id: str,
+    run_after: datetime,
+    state: RunState,
+    start_date: datetime | None,
+) -> DagRun:
+    """A running run as the rotation reads it; ``nth`` is its name in these tests. A real
+    ``DagRun``: the compiled rotation (adr/0013) takes nothing else."""
+    return DagRun(
+        dag_id, name, None, "scheduled", "timetable", None, None, run_after, T0,
+        state=state, start_date=start_date,
+    )  # fmt: skip
 
-    name: int
-    dag_id: str
-    run_after: datetime
-    state: str
-    start_date: datetime | None
-    last_scheduling_decision: datetime | None = None
 
-
-@dataclass
-class Dag:
-    is_paused: bool
+def Dag(is_paused: bool) -> DagState:
+    """A DAG as the rotation reads it (paused or not); a real ``DagState``: the compiled
+    rotation (adr/0013) takes nothing else."""
+    return DagState(DagSpec("d", timetable_from_schedule(None)), 0, is_paused=is_paused)
 
 
 @st.composite
@@ -49,7 +56,7 @@ def rotations(draw: st.DrawFn) -> tuple[Rotation, dict[str, Any], int, int]:
     rotation = Rotation()
     for name in range(size):
         started = T0 + timedelta(minutes=draw(st.integers(0, 3)))
-        run = Run(
+        run = running_run(
             name=name,
             dag_id=draw(st.sampled_from(sorted(dags))),
             run_after=T0 + timedelta(hours=draw(st.integers(0, 5))),  # ties are common
@@ -83,7 +90,7 @@ def _replay(rotation: Rotation, dags: dict[str, Any], count: int, last: datetime
 def _state(rotation: Rotation) -> tuple[list[int], list[int]]:
     def live(entries: Any) -> list[int]:
         return [
-            run.name
+            run.nth
             for _, run, started in entries
             if run.state == "running" and run.start_date == started
         ]
@@ -106,19 +113,19 @@ def test_skip_is_the_replay_of_every_skipped_loop(
     _replay(slow, dags_slow, count, last, cap)
     assert _state(fast) == _state(slow)
     stamps_fast = sorted(  # entries of ended runs are dead either way
-        (run.name, run.last_scheduling_decision)
+        (run.nth, run.last_scheduling_decision)
         for _, run, started in fast.entries()
         if run.state == "running" and run.start_date == started
     )
     stamps_slow = sorted(
-        (run.name, run.last_scheduling_decision)
+        (run.nth, run.last_scheduling_decision)
         for _, run, started in slow.entries()
         if run.state == "running" and run.start_date == started
     )
     assert stamps_fast == stamps_slow
     # Then one real loop examines the same runs in the same order.
-    assert [r.name for r in fast.examine(dags_fast, last, cap)] == [
-        r.name for r in slow.examine(dags_slow, last, cap)
+    assert [r.nth for r in fast.examine(dags_fast, last, cap)] == [
+        r.nth for r in slow.examine(dags_slow, last, cap)
     ]
 
 
@@ -127,7 +134,7 @@ def test_a_long_gap_jumps_whole_periods_and_lands_where_the_replay_does() -> Non
     dags = {"d": Dag(False)}
     rotation = Rotation()
     for name in range(47):
-        run = Run(name, "d", T0 + timedelta(minutes=name % 7), "running", T0)
+        run = running_run(name, "d", T0 + timedelta(minutes=name % 7), "running", T0)
         rotation.started(run)  # type: ignore[arg-type]
     fast, slow = copy.deepcopy(rotation), copy.deepcopy(rotation)
     last = T0 + timedelta(days=1)
@@ -143,8 +150,8 @@ class PlainModel:
     an ended run leaves at once."""
 
     def __init__(self) -> None:
-        self.fresh: list[Run] = []
-        self.queue: list[Run] = []
+        self.fresh: list[DagRun] = []
+        self.queue: list[DagRun] = []
         self.stamps: dict[int, datetime] = {}  # by name: when last examined
 
     def loop(self, paused: set[str], cap: int, now: datetime = T0) -> list[int]:
@@ -154,10 +161,10 @@ class PlainModel:
         self.queue = [r for r in self.queue if r not in taken]
         taken.sort(key=lambda r: r.run_after)
         self.queue += taken
-        self.stamps.update((r.name, now) for r in taken)
-        return [r.name for r in taken]
+        self.stamps.update((r.nth, now) for r in taken)
+        return [r.nth for r in taken]
 
-    def drop(self, run: Run) -> None:
+    def drop(self, run: DagRun) -> None:
         self.fresh = [r for r in self.fresh if r is not run]
         self.queue = [r for r in self.queue if r is not run]
 
@@ -191,7 +198,7 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
     midnight), the runs up to a few hundred, the cap rarely dividing their number."""
     dags = {f"d{i}": Dag(False) for i in range(6)}
     rotation, model = Rotation(), PlainModel()
-    running: list[Run] = []
+    running: list[DagRun] = []
     now, made = T0, 0
     for kind, value, spread in history:
         now += timedelta(minutes=1)
@@ -199,14 +206,14 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
         if kind == "start":
             for _ in range(value):
                 run_after = T0 + timedelta(hours=rnd.randrange(spread))
-                run = Run(made, f"d{rnd.randrange(6)}", run_after, "running", now)
+                run = running_run(made, f"d{rnd.randrange(6)}", run_after, "running", now)
                 made += 1
                 running.append(run)
                 rotation.started(run)  # type: ignore[arg-type]
                 model.fresh.append(run)
         elif kind == "loop_end":
             examined = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
-            assert [r.name for r in examined] == model.loop(paused, cap, now)
+            assert [r.nth for r in examined] == model.loop(paused, cap, now)
             ending = [r for i, r in enumerate(examined) if (value >> i) & 1]
             for run in ending:
                 run.state = "success"  # type: ignore[assignment]
@@ -227,7 +234,8 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
             for _ in range(value):
                 model.loop(paused, cap, now)  # a skip stamps its runs with its latest loop
         elif kind == "until" and running:
-            wanted = {running[(value * (i + 1)) % len(running)] for i in range(1 + value % 3)}
+            picked = [running[(value * (i + 1)) % len(running)] for i in range(1 + value % 3)]
+            wanted = {id(r): r for r in picked}.values()  # runs are unhashable: by identity
             count = rotation.examinations_until(
                 {id(r) for r in wanted},
                 dags,  # type: ignore[arg-type]
@@ -236,16 +244,16 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
             )
             probe = PlainModel()
             probe.fresh, probe.queue = model.fresh[:], model.queue[:]
-            names = {r.name for r in wanted}
+            names = {r.nth for r in wanted}
             loops = range(1, len(running) // cap + 3)
             seen = next((n for n in loops if names & set(probe.loop(paused, cap))), None)
             assert count == seen
-        stamps = {r.name: r.last_scheduling_decision for r in running}
-        assert stamps == {r.name: model.stamps.get(r.name) for r in running}
+        stamps = {r.nth: r.last_scheduling_decision for r in running}
+        assert stamps == {r.nth: model.stamps.get(r.nth) for r in running}
     # The order left is the model's: the next loops examine what it examines.
     paused = {d for d, dag in dags.items() if dag.is_paused}
     for _ in range(len(running) // cap + 2):
         now += timedelta(minutes=1)
         got = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
-        assert [r.name for r in got] == model.loop(paused, cap)
+        assert [r.nth for r in got] == model.loop(paused, cap)
         assert all(r.last_scheduling_decision == now for r in got)

@@ -10,7 +10,7 @@
   consumer's queue row (AS-2): the rows the condition reads are otherwise unchanged.
   Counted against the old behaviour (every listener evaluated at every event), with
   identical records.
-* The run log's cache of held packed runs (``WeakRuns``) keeps what is held and sweeps
+* The run log's cache of held packed runs (``HeldRuns``) keeps what is held and sweeps
   what died, so it stays small without a callback per run.
 * TT-21's random run-id tail, now one ``bytes.translate``: hypothesis against the
   letter-by-letter formula.
@@ -37,13 +37,13 @@ from explorer.engine.assets import scheduling
 from explorer.engine.assets.condition import AssetKey, AssetNode
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.dagstate import DagState
+from explorer.engine.heldruns import HeldRuns
 from explorer.engine.record import run_row
 from explorer.engine.runlog import RunLog
 from explorer.engine.runs import DagRun, TaskInstance, random_suffix
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import AssetTriggeredTimetable, timetable_from_schedule
 from explorer.engine.types import DataInterval
-from explorer.engine.weakruns import WeakRuns
 
 START = datetime(2024, 3, 1, tzinfo=UTC)
 LONDON = ZoneInfo("Europe/London")
@@ -248,13 +248,13 @@ def test_a_consumer_is_evaluated_when_an_event_adds_its_row() -> None:
     assert sum(r["dag_id"] != "producer" for r in rows) >= 5 * len(consumers)
 
 
-# ---------------------------------------------------------------------- weak cache
+# ---------------------------------------------------------------------- held cache
 class _Held:
-    """A weakly referenceable stand-in for a run."""
+    """A stand-in for a run (any object: no weak reference is taken)."""
 
 
-def test_weak_runs_keep_what_is_held_and_sweep_what_died() -> None:
-    cache: WeakRuns[_Held] = WeakRuns()
+def test_held_runs_keep_what_is_held_and_sweep_the_rest() -> None:
+    cache: HeldRuns[_Held] = HeldRuns()
     held = {i: _Held() for i in range(0, 50_000, 1000)}
     for i in range(50_000):
         cache[i] = held.get(i) or _Held()  # all but the held ones die at once
@@ -263,6 +263,21 @@ def test_weak_runs_keep_what_is_held_and_sweep_what_died() -> None:
     assert len(cache._refs) <= 2 * 4096  # swept as it grew: not one entry per run packed
     assert sorted(map(id, cache.values())) == sorted(map(id, held.values()))
     assert cache.pop(0) is held[0] and cache.get(0) is None
+
+
+def test_held_runs_take_runs_that_refuse_weak_references() -> None:
+    # a compiled DagRun has no weak-reference slot (adr/0013); the cache counts references
+    cache: HeldRuns[object] = HeldRuns()
+    unweakable = [object() for _ in range(3 * 4096)]  # object() refuses weak references too
+    kept = unweakable[::100]
+    for i, obj in enumerate(unweakable):
+        cache[i] = obj
+    del unweakable, obj  # the loop variable held the last one
+    for i in range(3 * 4096, 6 * 4096):
+        cache[i] = object()
+    assert all(cache.get(100 * n) is obj for n, obj in enumerate(kept))
+    assert len(cache._refs) <= 2 * 4096 + len(kept)
+    assert len(cache) == len(kept)  # what nobody else holds is not counted either
 
 
 # ---------------------------------------------------------------------- run id tails

@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from explorer.engine.assets.condition import AssetKey, RefNode
+from explorer.engine.heldruns import HeldRuns
 from explorer.engine.runspill import NO_SPILL, SpillArray, SpillPool
 from explorer.engine.tz import epoch_us, from_epoch_us
-from explorer.engine.weakruns import WeakRuns
 
 if TYPE_CHECKING:
     from explorer.engine.runlog import DagRuns
@@ -304,7 +304,7 @@ class EventLog(_Events):
         #: ``id()`` of an origin in ``_origins`` → its code (the list keeps it alive)
         self._origin_code: dict[int, int] = {}
         self._odd: dict[int, datetime] = {}
-        self._cache: WeakRuns[AssetEvent] = WeakRuns()
+        self._cache: HeldRuns[AssetEvent] = HeldRuns()
         #: the latest timestamp appended and its microseconds (events come in bursts)
         self._last: tuple[datetime | None, int] = (None, 0)
 

@@ -1,0 +1,166 @@
+"""An ended run as the run log packs it: the checks and the numbers (adr/0006, adr/0013).
+
+Part of the run log (``runlog.py`` stores the rows, this module makes them): on the
+path of every run that ends, it reads every field of the run and of its task
+instances, checks that the run fits the packed form, and turns its instants into
+epoch microseconds. The run log itself stays interpreted (a ``Sequence``, a spill
+file), but this module compiles with mypyc beside the native ``DagRun`` and
+``TaskInstance``, so those reads are struct reads, not attribute lookups by name
+(issue 14). It knows nothing of the log's columns: it returns a :class:`PackedRun`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from explorer.engine.runs import DagRun
+from explorer.engine.tz import EPOCH, ONE_US
+
+__all__ = [
+    "END_CODE",
+    "HELD",
+    "NONE",
+    "OUTCOMES",
+    "RUN_STATES",
+    "RUN_STATE_CODE",
+    "RUN_TYPES",
+    "RUN_TYPE_CODE",
+    "TASK_CODE",
+    "TASK_STATES",
+    "InstantMemo",
+    "PackedRun",
+    "pack",
+]
+
+#: A null instant in an ``array('q')`` column.
+NONE = -(2**63)
+
+RUN_TYPES: tuple[str, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
+RUN_TYPE_CODE = {name: code for code, name in enumerate(RUN_TYPES)}
+RUN_STATES: tuple[str, ...] = ("queued", "running", "success", "failed")
+RUN_STATE_CODE = {name: code for code, name in enumerate(RUN_STATES)}
+TASK_STATES: tuple[str, ...] = ("none", "running", "success", "failed")
+_TASK_STATE_CODE = {name: code for code, name in enumerate(TASK_STATES)}
+OUTCOMES: tuple[str, ...] = ("success", "failed", "success_no_data")
+_OUTCOME_CODE = {name: code for code, name in enumerate(OUTCOMES)}
+#: Flag bit in a task's byte: the task was held for the script.
+HELD = 0x80
+
+#: How each run type is triggered when this simulator makes it.
+_TRIGGERED_BY = {
+    "scheduled": "timetable",
+    "manual": "rest_api",
+    "asset_triggered": "asset",
+    "backfill": "backfill",
+}
+
+#: Run codes (``run_type << 4 | state``) of the runs the log packs, by (run type,
+#: state, triggered_by): ended, and triggered as this simulator triggers them.
+END_CODE: dict[tuple[str, str, str], int] = {
+    (run_type, state, _TRIGGERED_BY[run_type]): RUN_TYPE_CODE[run_type] << 4 | RUN_STATE_CODE[state]
+    for run_type in RUN_TYPES
+    for state in ("success", "failed")
+}
+#: A finished task's (state, outcome, held) → its byte in the task codes column.
+TASK_CODE: dict[tuple[str, str, bool], int] = {
+    (state, outcome, held): _TASK_STATE_CODE[state] << 4
+    | _OUTCOME_CODE[outcome]
+    | (HELD if held else 0)
+    for state in ("success", "failed")
+    for outcome in OUTCOMES
+    for held in (False, True)
+}
+
+
+class InstantMemo:
+    """Recent UTC instants → their epoch microseconds: the runs ending near one another
+    share most instants (the loop's ticks, one cron minute across DAGs), a datetime
+    caches its hash, while ``(value - EPOCH) // ONE_US`` builds two timedeltas. A
+    bounded cache: it starts afresh once ``size`` instants are kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[datetime, int] = {}
+        #: instants converted so far (tests count the work)
+        self.computed = 0
+
+    def epoch_us(self, value: datetime) -> int:
+        found = self.values.get(value)
+        if found is not None:
+            return found
+        if len(self.values) >= self.size:
+            self.values.clear()
+        found = (value - EPOCH) // ONE_US
+        self.values[value] = found
+        self.computed += 1
+        return found
+
+
+class PackedRun:
+    """What the log stores of an ended run besides its identity (dag, nth, ids)."""
+
+    def __init__(
+        self,
+        code: int,
+        times: list[int],
+        task_codes: bytearray,
+        task_times: list[int],
+        inlets: bool,
+    ) -> None:
+        #: ``run_type << 4 | state``
+        self.code = code
+        #: logical_date, data interval start and end, run_after, created_at,
+        #: start_date, end_date
+        self.times = times
+        #: per task: state << 4 | outcome, plus :data:`HELD`
+        self.task_codes = task_codes
+        #: per task: start_date, end_date
+        self.task_times = task_times
+        #: some task keeps the ids of its inlets' latest events
+        self.inlets = inlets
+
+
+def pack(run: DagRun, memo: InstantMemo) -> PackedRun | None:
+    """``run`` packed, or None when it does not fit the packed form: not ended, not
+    triggered as this simulator triggers it, a state history kept, a task not finished
+    or still owed a timer, an instant that is not a UTC, fold-0 one (no other would
+    come back identical; checked before the memo is read, so an equal zoned instant
+    never finds a UTC one's entry). Everything is checked before anything is kept."""
+    if run.history is not None:
+        return None
+    code = END_CODE.get((run.run_type, run.state, run.triggered_by))
+    if code is None:
+        return None
+    interval = run.data_interval
+    values: list[datetime | None] = [
+        run.logical_date,
+        None if interval is None else interval.start,
+        None if interval is None else interval.end,
+        run.run_after,
+        run.created_at,
+        run.start_date,
+        run.end_date,
+        run.partition_date,  # checked, not packed: it lives in a side table
+    ]
+    task_codes = bytearray()
+    inlets = False
+    for task in run.tasks:
+        end_date = task.end_date
+        task_code = TASK_CODE.get((task.state, task.outcome, task.held))
+        finish_at = task.finish_at
+        if task_code is None or (finish_at is not end_date and finish_at != end_date):
+            return None  # not finished, or a timer still owed
+        task_codes.append(task_code)
+        values.append(task.start_date)
+        values.append(end_date)
+        if task.inlet_events:
+            inlets = True
+    packed: list[int] = []
+    for value in values:
+        if value is None:
+            packed.append(NONE)
+        elif value.tzinfo is UTC and not value.fold:
+            packed.append(memo.epoch_us(value))
+        else:
+            return None
+    return PackedRun(code, packed[:7], task_codes, packed[8:], inlets)

@@ -144,7 +144,7 @@ class AssetEvent:
     origin (about 120 bytes less per event, adr/0006).
     """
 
-    __slots__ = ("__weakref__", "_nth", "_origin", "id", "timestamp")
+    __slots__ = ("_nth", "_origin", "id", "timestamp")
 
     id: int
     timestamp: datetime

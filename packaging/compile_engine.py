@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The modules of the per-run path that compile and keep the whole suite passing
 #: (the ``plain_only`` tests aside): the loop, run life, the examination, the
 #: next-run cache, DAG state, ticks, the asset and partition paths a task's end
-#: takes, the cron stepping and the timetables. The timetables compile as one
+#: takes, the cron stepping, the timetables, and the run itself (``DagRun`` and
+#: ``TaskInstance`` native, the run log's packing). The timetables compile as one
 #: package: a compiled class with an interpreted base takes weak references that
 #: mypyc never clears when it is freed (mypyc/mypyc#1102, adr/0013).
 MODULES = (

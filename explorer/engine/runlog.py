@@ -36,7 +36,6 @@ from explorer.engine.runpack import (
     HELD,
     NONE,
     OUTCOMES,
-    RUN_STATE_CODE,
     RUN_STATES,
     RUN_TYPE_CODE,
     RUN_TYPES,
@@ -79,23 +78,11 @@ __all__ = [
 #: a block of 65,536 runs is 5-8 MB, written once and read back whole.
 SPILL_ROWS = 1 << 16
 
-_NONE = NONE  # a null instant in an ``array('q')`` column
-#: The null instant of :attr:`PackedColumns.times`.
-NULL_INSTANT = _NONE
+#: The null instant of :attr:`PackedColumns.times` (``array('q')`` columns).
+NULL_INSTANT = NONE
 
-# The codes of the packed form, as explorer.engine.runpack makes them (typed here for
-# the runs unpacked).
-_RUN_TYPES: tuple[RunType, ...] = RUN_TYPES  # type: ignore[assignment]
-_RUN_TYPE_CODE = RUN_TYPE_CODE
-_RUN_STATES: tuple[RunState, ...] = RUN_STATES  # type: ignore[assignment]
-_RUN_STATE_CODE = RUN_STATE_CODE
-_TASK_STATES = TASK_STATES
-_OUTCOMES = OUTCOMES
-_HELD = HELD  # flag bit in the task outcome byte
-
-#: Codes of :attr:`PackedColumns.codes`: ``RUN_TYPES[code >> 4]``, ``RUN_STATES[code & 0x0F]``.
-RUN_TYPES = _RUN_TYPES
-RUN_STATES = _RUN_STATES
+# The codes of :attr:`PackedColumns.codes` (``RUN_TYPES[code >> 4]``,
+# ``RUN_STATES[code & 0x0F]``) and of the task bytes are explorer.engine.runpack's.
 
 # Per packed run, these instants in this order (stride 7 in ``RunLog._times``).
 _TIME_FIELDS = 7
@@ -235,7 +222,7 @@ class RunLog(_RunsView):
         self._consumed = array("q")
         self._task_end = array("I")  # tasks of row r: flat index end(r-1) .. end(r)
         self._task_ids = array("I")  # row → interned tuple of the run's task ids
-        self._task_codes = bytearray()  # per task: state << 4 | outcome, plus _HELD
+        self._task_codes = bytearray()  # per task: state << 4 | outcome, plus HELD
         self._task_times = array("q")  # per task: start_date, end_date
         # side tables for what is rare, keyed by row (or flat task index)
         self._run_ids: dict[int, str] = {}
@@ -368,8 +355,8 @@ class RunLog(_RunsView):
     ) -> Iterator[datetime | None]:
         """:meth:`instants` of the runs ``ids``."""
         column = _TIME_INDEX[name]
-        code = None if run_type is None else _RUN_TYPE_CODE[run_type]
-        epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        code = None if run_type is None else RUN_TYPE_CODE[run_type]
+        epoch, one_us, none = _EPOCH, _ONE_US, NONE
         for i in ids:
             row = self._row_at(i)
             if row == -1:
@@ -394,11 +381,11 @@ class RunLog(_RunsView):
         once, not once per DAG: adr/0006), then the live runs; each DAG's runs in
         creation order (``nth``), each value equal to the run's own."""
         columns = [_ROW_INDEX[name] for name in names]
-        code = _RUN_TYPE_CODE[run_type]
+        code = RUN_TYPE_CODE[run_type]
         wanted = set(dag_ids)
         dag_codes = np.array([c for n, c in self._dag_codes.items() if n in wanted], np.int64)
         found: dict[str, list[tuple[int, tuple[datetime | None, ...]]]] = {d: [] for d in wanted}
-        epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        epoch, one_us, none = _EPOCH, _ONE_US, NONE
         stale = np.fromiter(self.stale_rows, dtype=np.int64, count=len(self.stale_rows))
         names_of = self._dag_names
         for index, first in enumerate(self.row_block_starts):
@@ -428,7 +415,7 @@ class RunLog(_RunsView):
     def count(self, run_type: RunType) -> int:
         """How many runs of ``run_type`` the log holds, read from the columns a block at
         a time (without building the packed runs)."""
-        code = _RUN_TYPE_CODE[run_type]
+        code = RUN_TYPE_CODE[run_type]
         total = sum(run.run_type == run_type for run in self._live.values())
         for index, first in enumerate(self.row_block_starts):
             codes = np.frombuffer(self.row_block(index)[1], dtype=np.uint8)
@@ -445,7 +432,7 @@ class RunLog(_RunsView):
         if row == -1:
             return self._live[run_id].state
         src = self._rows_of(row)
-        return _RUN_STATES[src._codes[row - src._row0] & 0x0F]
+        return RUN_STATES[src._codes[row - src._row0] & 0x0F]
 
     def partition_key(self, run_id: int) -> str | None:
         """A run's partition key, read without building the run when it is packed (the
@@ -657,7 +644,7 @@ class RunLog(_RunsView):
         return code
 
     def _unpack(self, row: int, run_id: int) -> DagRun:
-        epoch, one_us, none = _EPOCH, _ONE_US, _NONE
+        epoch, one_us, none = _EPOCH, _ONE_US, NONE
         src = self._rows_of(row)  # side tables are keyed by the absolute row, columns by i
         i = row - src._row0
         logical_date, start, end, run_after, created_at, start_date, end_date = (
@@ -668,7 +655,7 @@ class RunLog(_RunsView):
         dag_id = self._dag_names[src._dag[i]]
         nth = src._nth[i]
         codes = src._codes[i]
-        run_type = _RUN_TYPES[codes >> 4]
+        run_type = RUN_TYPES[codes >> 4]
         partition_key, partition_date = self._partitions.get(row, (None, None))
         backfill_id, sort_ordinal = self._backfills.get(row, (None, None))
         consumed0, flat0 = src._consumed0, src._flat0
@@ -684,12 +671,12 @@ class RunLog(_RunsView):
             tasks.append(
                 TaskInstance(
                     task_id,
-                    _OUTCOMES[code & 0x0F],  # type: ignore[arg-type]
-                    _TASK_STATES[(code & 0x7F) >> 4],  # type: ignore[arg-type]
+                    OUTCOMES[code & 0x0F],  # type: ignore[arg-type]
+                    TASK_STATES[(code & 0x7F) >> 4],  # type: ignore[arg-type]
                     None if task_start == none else epoch + one_us * task_start,
                     task_end,
                     task_end,
-                    bool(code & _HELD),
+                    bool(code & HELD),
                     inlets.get(flat + flat0, ()),
                 )
             )
@@ -706,7 +693,7 @@ class RunLog(_RunsView):
             created_at,
             partition_key,
             partition_date,
-            _RUN_STATES[codes & 0x0F],
+            RUN_STATES[codes & 0x0F],
             start_date,
             end_date,
             tasks,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from explorer.engine.runs import DagRun
+from explorer.engine.runs import DagRun, RunState, RunType
 from explorer.engine.tz import EPOCH, ONE_US
 
 __all__ = [
@@ -35,9 +35,9 @@ __all__ = [
 #: A null instant in an ``array('q')`` column.
 NONE = -(2**63)
 
-RUN_TYPES: tuple[str, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
+RUN_TYPES: tuple[RunType, ...] = ("scheduled", "manual", "asset_triggered", "backfill")
 RUN_TYPE_CODE = {name: code for code, name in enumerate(RUN_TYPES)}
-RUN_STATES: tuple[str, ...] = ("queued", "running", "success", "failed")
+RUN_STATES: tuple[RunState, ...] = ("queued", "running", "success", "failed")
 RUN_STATE_CODE = {name: code for code, name in enumerate(RUN_STATES)}
 TASK_STATES: tuple[str, ...] = ("none", "running", "success", "failed")
 _TASK_STATE_CODE = {name: code for code, name in enumerate(TASK_STATES)}

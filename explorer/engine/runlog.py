@@ -40,6 +40,7 @@ from explorer.engine.runpack import (
     RUN_TYPE_CODE,
     RUN_TYPES,
     TASK_STATES,
+    TRIGGERED_BY,
     InstantMemo,
     pack,
 )
@@ -48,7 +49,6 @@ from explorer.engine.runs import (
     RunState,
     RunType,
     TaskInstance,
-    TriggeredBy,
     standard_run_id,
 )
 from explorer.engine.runspill import (
@@ -686,7 +686,7 @@ class RunLog(_RunsView):
             nth,
             self._run_ids.get(row) or standard_run_id(run_type, run_after, dag_id, nth),
             run_type,
-            _TRIGGERED_BY[run_type],
+            TRIGGERED_BY[run_type],
             logical_date,
             None if start is None or end is None else DataInterval(start, end),
             run_after,
@@ -746,15 +746,6 @@ def _instant(run: DagRun, name: str) -> datetime | None:
         return interval.start if name == "data_interval_start" else interval.end
     value: datetime | None = getattr(run, name)
     return value
-
-
-#: Who triggers each run type in this simulator (the creation sites pass these).
-_TRIGGERED_BY: dict[str, TriggeredBy] = {
-    "scheduled": "timetable",
-    "manual": "rest_api",
-    "asset_triggered": "asset",
-    "backfill": "backfill",
-}
 
 
 class DagRuns(_RunsView):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from explorer.engine.runs import DagRun, RunState, RunType
+from explorer.engine.runs import DagRun, RunState, RunType, TriggeredBy
 from explorer.engine.tz import EPOCH, ONE_US
 
 __all__ = [
@@ -46,8 +46,9 @@ _OUTCOME_CODE = {name: code for code, name in enumerate(OUTCOMES)}
 #: Flag bit in a task's byte: the task was held for the script.
 HELD = 0x80
 
-#: How each run type is triggered when this simulator makes it.
-_TRIGGERED_BY = {
+#: Who triggers each run type when this simulator makes it (the creation sites pass
+#: these; the log restores them when it unpacks a run).
+TRIGGERED_BY: dict[str, TriggeredBy] = {
     "scheduled": "timetable",
     "manual": "rest_api",
     "asset_triggered": "asset",
@@ -57,7 +58,7 @@ _TRIGGERED_BY = {
 #: Run codes (``run_type << 4 | state``) of the runs the log packs, by (run type,
 #: state, triggered_by): ended, and triggered as this simulator triggers them.
 END_CODE: dict[tuple[str, str, str], int] = {
-    (run_type, state, _TRIGGERED_BY[run_type]): RUN_TYPE_CODE[run_type] << 4 | RUN_STATE_CODE[state]
+    (run_type, state, TRIGGERED_BY[run_type]): RUN_TYPE_CODE[run_type] << 4 | RUN_STATE_CODE[state]
     for run_type in RUN_TYPES
     for state in ("success", "failed")
 }

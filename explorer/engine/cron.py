@@ -28,6 +28,7 @@ from croniter import CroniterBadCronError, CroniterBadDateError, CroniterError, 
 from explorer.engine.describe import describe_cron
 from explorer.engine.errors import ScheduleError
 from explorer.engine.tz import local, make_aware
+from explorer.engine.tzspans import spans_of
 
 __all__ = ["CRON_PRESETS", "CronError", "ZonedCron", "resolve_preset", "validate_cron"]
 
@@ -50,6 +51,7 @@ _NO_TICK = datetime(1, 1, 1, tzinfo=UTC)
 _MAX_BATCH = 32
 #: More than any DST shift of the tz database (ZonedCron.before_shifts).
 _SHIFT_BOUND = timedelta(hours=3)
+_SHIFT_SECONDS = 3 * 3600
 
 
 class CronError(ScheduleError):
@@ -113,6 +115,7 @@ class ZonedCron:
         "_run_pos",
         "_run_prev",
         "_run_second",
+        "_steady",
         "_wall",
         "every_hour",
         "expression",
@@ -145,6 +148,9 @@ class ZonedCron:
         self._run_pos = 0
         self._run_second: int | None = None
         self._batch = 2
+        # Epoch seconds lo <= s < hi whose 3 h before hold one UTC offset: there
+        # before_shifts answers the tick itself without reading the zone.
+        self._steady: tuple[int, int] = (1, 0)
 
     # ------------------------------------------------------------------ the run
     def _start_run(self, tick: datetime, second: int | None) -> None:
@@ -280,6 +286,17 @@ class ZonedCron:
         zone = self.zone
         if zone is UTC:
             return tick
+        second = _whole_utc_second(tick)
+        if second is not None:
+            # The zone's offset spans (tzspans, asked of the zone itself) answer on
+            # integers, and the span found serves every later tick inside it.
+            lo, hi = self._steady
+            if lo <= second < hi:
+                return tick
+            span_lo, span_hi, _offset = spans_of(zone).utc_span(second)
+            if span_lo + _SHIFT_SECONDS <= second:
+                self._steady = (span_lo + _SHIFT_SECONDS, span_hi)
+                return tick
         earlier = tick - _SHIFT_BOUND
         if earlier.astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():
             return tick

@@ -4,7 +4,7 @@ answered afresh."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from hypothesis import given, settings
@@ -50,3 +50,41 @@ def test_an_equal_instant_in_another_form_is_answered_afresh() -> None:
     london = ZonedCron("0 * * * *", LONDON)
     assert london.next(early) == ZonedCron("0 * * * *", LONDON).next(early)
     assert london.next(late) == ZonedCron("0 * * * *", LONDON).next(late)
+
+
+def _before_shifts_by_reading(cron: ZonedCron, tick: datetime) -> datetime:
+    """The rule itself: the tick, unless the zone's offset 3 h before it is another one."""
+    earlier = tick - timedelta(hours=3)
+    if earlier.astimezone(cron.zone).utcoffset() == tick.astimezone(cron.zone).utcoffset():
+        return tick
+    return earlier
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["Europe/London", "America/New_York", "Australia/Lord_Howe", "Asia/Tehran"]),
+    st.lists(
+        st.datetimes(datetime(2023, 12, 25), datetime(2025, 1, 5)).map(
+            lambda d: d.replace(microsecond=0, tzinfo=UTC)
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_before_shifts_reads_the_zone_as_the_rule_says(zone: str, ticks: list[datetime]) -> None:
+    """DST-3: ``before_shifts`` answers from the zone's offset spans and remembers the
+    span it found; every answer, in any order and across year ends, is the rule's."""
+    cron = ZonedCron("0 * * * *", ZoneInfo(zone))
+    for tick in ticks:
+        assert cron.before_shifts(tick) == _before_shifts_by_reading(cron, tick)
+
+
+def test_before_shifts_around_a_transition() -> None:
+    """New York springs forward at 2024-03-10 07:00 UTC: the three hours after it answer
+    3 h early, the second before it and everything from 10:00 on answer the tick."""
+    cron = ZonedCron("0 * * * *", ZoneInfo("America/New_York"))
+    change = datetime(2024, 3, 10, 7, tzinfo=UTC)
+    for tick in (change - timedelta(seconds=1), change + timedelta(hours=3)):
+        assert cron.before_shifts(tick) == tick
+    for tick in (change, change + timedelta(hours=3) - timedelta(seconds=1)):
+        assert cron.before_shifts(tick) == tick - timedelta(hours=3)

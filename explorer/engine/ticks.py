@@ -10,6 +10,8 @@ __all__ = ["Cadence", "ExplicitCadence", "GridCadence", "NoCadence"]
 
 
 _ZERO = timedelta(0)
+_SECOND = timedelta(seconds=1)
+_DAY_SECONDS = 86400
 
 
 class Cadence:
@@ -51,6 +53,12 @@ class GridCadence(Cadence):
             raise ValueError("a cadence step must be positive")
         self.origin = origin
         self.step = step
+        # A grid of whole seconds (the default loop_interval of one second, from a whole
+        # second): its points are the whole seconds from the origin on, so an instant in
+        # the origin's zone object is placed by its fields, not by timedelta divisions
+        # (issue 14: the loop asks at every instant).
+        self._seconds = step == _SECOND and origin.microsecond == 0
+        self._zone = origin.tzinfo
         # The last at_or_before question and answer: the parse instant is asked for the
         # same clock by every DAG touched at it (sync_parse, collect_due, issue 14).
         self._before: tuple[datetime, datetime | None] | None = None
@@ -65,6 +73,8 @@ class GridCadence(Cadence):
             return memo[1]
         if t <= self.origin:
             found = self.origin
+        elif self._whole(t):
+            found = t if t.microsecond == 0 else t.replace(microsecond=0) + _SECOND
         else:
             k = -((self.origin - t) // self.step)  # ceiling division on timedeltas
             found = self.origin + k * self.step
@@ -75,9 +85,12 @@ class GridCadence(Cadence):
         memo = self._before
         if memo is not None and memo[0] == t:  # the same instant: the same grid point
             return memo[1]
-        found = (
-            None if t < self.origin else self.origin + ((t - self.origin) // self.step) * self.step
-        )
+        if t < self.origin:
+            found = None
+        elif self._whole(t):
+            found = t if t.microsecond == 0 else t.replace(microsecond=0)
+        else:
+            found = self.origin + ((t - self.origin) // self.step) * self.step
         self._before = (t, found)
         return found
 
@@ -86,18 +99,35 @@ class GridCadence(Cadence):
     def after(self, t: datetime) -> datetime | None:
         if t < self.origin:
             return self.origin
+        if self._whole(t):
+            return (t if t.microsecond == 0 else t.replace(microsecond=0)) + _SECOND
         return self.origin + ((t - self.origin) // self.step + 1) * self.step
 
     def contains(self, t: datetime) -> bool:
-        return t >= self.origin and (t - self.origin) % self.step == _ZERO
+        if t < self.origin:
+            return False
+        if self._seconds:
+            return t.microsecond == 0
+        return (t - self.origin) % self.step == _ZERO
 
     def count_between(self, after: datetime | None, upto: datetime) -> int:
         if upto < self.origin:
             return 0
-        below = (
-            0 if after is None or after < self.origin else (after - self.origin) // self.step + 1
-        )
-        return max(0, (upto - self.origin) // self.step + 1 - below)
+        below = 0 if after is None or after < self.origin else self._steps(after) + 1
+        return max(0, self._steps(upto) + 1 - below)
+
+    def _steps(self, t: datetime) -> int:
+        """Whole steps from the origin to ``t`` (not before it)."""
+        span = t - self.origin
+        if self._seconds:
+            return span.days * _DAY_SECONDS + span.seconds
+        return span // self.step
+
+    def _whole(self, t: datetime) -> bool:
+        """Is ``t`` placed on the whole-second grid by its own fields? Only in the
+        origin's zone object and fold, so that the grid point made from it is the one
+        ``origin + k * step`` makes, object for object."""
+        return self._seconds and t.tzinfo is self._zone and t.fold == 0
 
 
 class ExplicitCadence(Cadence):

@@ -28,9 +28,12 @@ TriggeredBy = Literal["timetable", "rest_api", "asset", "backfill"]
 ACTIVE_STATES = ("queued", "running")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TaskInstance:
-    """One task of one run. ``finish_at`` None: not started, or held for the script."""
+    """One task of one run. ``finish_at`` None: not started, or held for the script.
+
+    Its ``__init__`` is written out: a compiled dataclass otherwise keeps the generated
+    one, interpreted, and every run makes one of these per task (issue 14)."""
 
     task_id: str
     outcome: TaskOutcome
@@ -41,6 +44,26 @@ class TaskInstance:
     held: bool = False
     #: Per inlet, the id of the latest event of that asset when the task started.
     inlet_events: tuple[int | None, ...] = ()
+
+    def __init__(
+        self,
+        task_id: str,
+        outcome: TaskOutcome,
+        state: Literal["none", "running", "success", "failed"] = "none",
+        start_date: datetime | None = None,
+        finish_at: datetime | None = None,
+        end_date: datetime | None = None,
+        held: bool = False,
+        inlet_events: tuple[int | None, ...] = (),
+    ) -> None:
+        self.task_id = task_id
+        self.outcome = outcome
+        self.state = state
+        self.start_date = start_date
+        self.finish_at = finish_at
+        self.end_date = end_date
+        self.held = held
+        self.inlet_events = inlet_events
 
     @property
     def finished(self) -> bool:

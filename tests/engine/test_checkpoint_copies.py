@@ -7,6 +7,7 @@ exactly as a fresh simulation would."""
 from __future__ import annotations
 
 import copy
+import inspect
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 
@@ -125,6 +126,20 @@ def test_every_field_is_either_shared_or_copied() -> None:
     run.partition_date, run.start_date, run.end_date, run.state = START, START, START, "failed"
     twin = copy.deepcopy(run)
     assert all(getattr(twin, f.name) == getattr(run, f.name) for f in fields(DagRun))
+
+
+def test_task_instance_init_takes_every_field_in_order() -> None:
+    """TaskInstance's ``__init__`` is written out (a compiled build would otherwise run the
+    generated one interpreted): it takes every field, in field order, with its default."""
+    parameters = list(inspect.signature(TaskInstance).parameters.values())
+    assert [p.name for p in parameters] == [f.name for f in fields(TaskInstance)]
+    defaults = {f.name: f.default for f in fields(TaskInstance)}
+    assert all(p.default == defaults[p.name] for p in parameters if p.default is not p.empty)
+    task = TaskInstance("t", "failed", "running", START, START, START, True, (1, None))
+    assert [getattr(task, f.name) for f in fields(TaskInstance)] == [
+        "t", "failed", "running", START, START, START, True, (1, None)
+    ]
+    assert TaskInstance("t", "success") == TaskInstance("t", "success", "none")
 
 
 def test_make_asset_answers_the_same_however_often_it_is_asked() -> None:

@@ -35,7 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (the ``plain_only`` tests aside): the loop, run life, the examination, the
 #: next-run cache, DAG state, ticks, the asset and partition paths a task's end
 #: takes, the cron stepping, the timetables, and the run itself (``DagRun`` and
-#: ``TaskInstance`` native, the run log's packing). The timetables compile as one
+#: ``TaskInstance`` native, the run log's packing), and what compiled code reads on
+#: every run (the DAG and task specs, the scheduler settings, the state record, the
+#: instant helpers and the zone offset spans). The timetables compile as one
 #: package: a compiled class with an interpreted base takes weak references that
 #: mypyc never clears when it is freed (mypyc/mypyc#1102, adr/0013).
 MODULES = (
@@ -62,6 +64,11 @@ MODULES = (
     "explorer/engine/timetables/factory.py",
     "explorer/engine/runs.py",
     "explorer/engine/runpack.py",
+    "explorer/engine/dag.py",
+    "explorer/engine/config.py",
+    "explorer/engine/state.py",
+    "explorer/engine/tz.py",
+    "explorer/engine/tzspans.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak

@@ -264,9 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in CASES if not args.only or c["id"] in args.only]
     ours = {c["id"]: our_chain(c, args.repeat) for c in cases}
     theirs = (
-        airflow_chains(args.airflow_python, cases, args.repeat)
-        if (args.airflow_python)
-        else {}
+        airflow_chains(args.airflow_python, cases, args.repeat) if (args.airflow_python) else {}
     )
 
     header = f"{'case':32} {'runs':>7} {'ours_ms':>10} {'us/run':>8}"

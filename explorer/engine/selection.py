@@ -30,11 +30,7 @@ def select_run(dag: DagState, selector: act.RunSelector, at: datetime) -> DagRun
             found.append(nth)
     if selector.partition_key is not None:
         nth = next(
-            (
-                n
-                for n, key in enumerate(dag.runs.partition_keys())
-                if key == selector.partition_key
-            ),
+            (n for n, key in enumerate(dag.runs.partition_keys()) if key == selector.partition_key),
             None,
         )
         if nth is not None:

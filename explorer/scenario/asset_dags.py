@@ -38,9 +38,7 @@ def _identity(path: JsonPath) -> JsonPath:
 def _dag(entry: AssetDag) -> Dag:
     own: AssetNode = {"asset": entry.dag_id}
     outlets = (own,) if entry.multi is None else entry.multi.outlets
-    task = Task(
-        task_id=entry.dag_id, duration=entry.duration, outlets=outlets, inlets=entry.inlets
-    )
+    task = Task(task_id=entry.dag_id, duration=entry.duration, outlets=outlets, inlets=entry.inlets)
     return Dag(
         dag_id=entry.dag_id,
         schedule=entry.schedule,

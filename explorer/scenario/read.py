@@ -214,9 +214,7 @@ def _dag(raw: dict[str, Any]) -> Dag:
 
 
 def _unresolved(raw: dict[str, Any]) -> Unresolved:
-    return Unresolved(
-        raw["field"], raw["reason"], raw.get("line"), raw.get("file"), _extras(raw)
-    )
+    return Unresolved(raw["field"], raw["reason"], raw.get("line"), raw.get("file"), _extras(raw))
 
 
 def _import_info(raw: dict[str, Any]) -> ImportInfo:

@@ -137,7 +137,14 @@ def test_task_instance_init_takes_every_field_in_order() -> None:
     assert all(p.default == defaults[p.name] for p in parameters if p.default is not p.empty)
     task = TaskInstance("t", "failed", "running", START, START, START, True, (1, None))
     assert [getattr(task, f.name) for f in fields(TaskInstance)] == [
-        "t", "failed", "running", START, START, START, True, (1, None)
+        "t",
+        "failed",
+        "running",
+        START,
+        START,
+        START,
+        True,
+        (1, None),
     ]
     assert TaskInstance("t", "success") == TaskInstance("t", "success", "none")
 

@@ -93,9 +93,12 @@ def test_random_failures_are_reproducible_for_a_seed() -> None:
 def test_a_task_reads_the_latest_event_of_each_inlet_when_it_starts() -> None:
     """``inlet_events[asset][-1]``: the newest event of the inlet at the task's start."""
     orders = AssetKey("orders", "s3://lake/orders")
-    reader = DagSpec("report", CronTriggerTimetable("30 * * * *", timezone="UTC"),
-                     start_date=START,
-                     tasks=(TaskSpec("read", timedelta(minutes=5), inlets=(orders,)),))
+    reader = DagSpec(
+        "report",
+        CronTriggerTimetable("30 * * * *", timezone="UTC"),
+        start_date=START,
+        tasks=(TaskSpec("read", timedelta(minutes=5), inlets=(orders,)),),
+    )
     script = [act.ExternalEvent(at=START + timedelta(minutes=m), asset=orders) for m in (10, 20)]
     sim = Simulation([reader], start=START, script=script)
     sim.advance_to(START + timedelta(hours=1))

@@ -47,6 +47,8 @@ CRON_PRESETS: dict[str, str] = {
 _from_second = datetime.fromtimestamp
 #: A run's first element before any question: no caller holds this object.
 _NO_TICK = datetime(1, 1, 1, tzinfo=UTC)
+#: Later than any instant (an empty window starts here).
+_NEVER = datetime.max.replace(tzinfo=UTC)
 #: The most ticks a run computes ahead (a few KB per cron at most).
 _MAX_BATCH = 32
 #: More than any DST shift of the tz database (ZonedCron.before_shifts).
@@ -148,9 +150,9 @@ class ZonedCron:
         self._run_pos = 0
         self._run_second: int | None = None
         self._batch = 2
-        # Epoch seconds lo <= s < hi whose 3 h before hold one UTC offset: there
-        # before_shifts answers the tick itself without reading the zone.
-        self._steady: tuple[int, int] = (1, 0)
+        # Instants lo <= t < hi whose 3 h before hold one UTC offset: there
+        # before_shifts answers the tick itself, two comparisons (none at first).
+        self._steady: tuple[datetime, datetime] = (_NEVER, _NO_TICK)
 
     # ------------------------------------------------------------------ the run
     def _start_run(self, tick: datetime, second: int | None) -> None:
@@ -286,16 +288,19 @@ class ZonedCron:
         zone = self.zone
         if zone is UTC:
             return tick
+        lo, hi = self._steady
+        if lo <= tick < hi:
+            return tick
         second = _whole_utc_second(tick)
         if second is not None:
             # The zone's offset spans (tzspans, asked of the zone itself) answer on
             # integers, and the span found serves every later tick inside it.
-            lo, hi = self._steady
-            if lo <= second < hi:
-                return tick
             span_lo, span_hi, _offset = spans_of(zone).utc_span(second)
             if span_lo + _SHIFT_SECONDS <= second:
-                self._steady = (span_lo + _SHIFT_SECONDS, span_hi)
+                self._steady = (
+                    _from_second(span_lo + _SHIFT_SECONDS, UTC),
+                    _from_second(span_hi, UTC),
+                )
                 return tick
         earlier = tick - _SHIFT_BOUND
         if earlier.astimezone(zone).utcoffset() == tick.astimezone(zone).utcoffset():

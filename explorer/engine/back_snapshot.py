@@ -45,6 +45,7 @@ from explorer.engine.assets.condition import AssetKey
 from explorer.engine.assets.store import AssetStore
 from explorer.engine.dagstate import COPIED_FIELDS, SHARED_FIELDS, DagState
 from explorer.engine.runlog import DagRuns, RunLog
+from explorer.engine.runpack import RowSink
 from explorer.engine.runs import DagRun
 from explorer.engine.state import SimState
 
@@ -96,6 +97,7 @@ class _LogMark:
         log._row = self.row
         log._live = self.live
         log._own_run_ids = self.own_run_ids
+        log._sink = RowSink(log)  # the columns' new owners of these three
         log.cuts.append((count, lengths["_nth"]))
 
 

@@ -42,6 +42,7 @@ from explorer.engine.runpack import (
     TASK_STATES,
     TRIGGERED_BY,
     InstantMemo,
+    RowSink,
     pack,
 )
 from explorer.engine.runs import (
@@ -236,6 +237,8 @@ class RunLog(_RunsView):
         self._dag_codes: dict[str, int] = {}
         self._id_tuples: list[tuple[str, ...]] = []
         self._id_tuple_codes: dict[tuple[str, ...], int] = {}
+        #: compiled code appends ended runs' rows to the columns above (runpack)
+        self._sink = RowSink(self)
         #: (runs, packed rows) the log was cut back to, one entry per cut, oldest first:
         #: Back truncates the log in place (:mod:`explorer.engine.back_snapshot`), so a
         #: reader that keeps rows of it learns from here which rows may have changed.
@@ -291,46 +294,17 @@ class RunLog(_RunsView):
 
         On the path of every run that ends (issue 14): :func:`explorer.engine.runpack.pack`
         reads and checks the run and its tasks (compiled in the bundle, adr/0013), its
-        instants through the log's memo of recent ones; the row is appended here."""
+        instants through the log's memo of recent ones; :class:`RowSink` (compiled too)
+        appends the row to the columns."""
         run_id = run.id
         if run_id not in self._live:
             return False
         packed = pack(run, self._memo)
         if packed is None:  # not ended, not triggered as this simulator does, ...
             return False
-        tasks = run.tasks
-        row = self._row0 + len(self._nth)
-        code = self._dag_codes.get(run.dag_id)
-        self._dag.append(self._dag_code(run.dag_id) if code is None else code)
-        self._nth.append(run.nth)
-        self._codes.append(packed.code)
-        self._times.extend(packed.times)
-        if run.consumed_asset_events:
-            self._consumed.extend(run.consumed_asset_events)
-        self._consumed_end.append(self._consumed0 + len(self._consumed))
-        first_task = self._flat0 + len(self._task_codes)
-        task_codes = packed.task_codes
-        self._task_codes += task_codes
-        if packed.inlets:
-            for offset, task in enumerate(tasks):
-                if task.inlet_events:
-                    self._inlets[first_task + offset] = task.inlet_events
-        self._task_times.extend(packed.task_times)
-        self._task_end.append(first_task + len(task_codes))
-        self._task_ids.append(self._id_tuple_code(tuple([t.task_id for t in tasks])))
-        if run_id in self._own_run_ids:
-            self._own_run_ids.discard(run_id)
-            self._run_ids[row] = run.run_id
-        if run.partition_key is not None or run.partition_date is not None:
-            self._partitions[row] = (run.partition_key, run.partition_date)
-        if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
-            self._backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
-        index = run_id - self._id0
-        if index >= 0:
-            self._row[index] = row
-        else:
-            self._row_over[run_id] = row
-        del self._live[run_id]
+        self._sink.put(
+            run, packed, self._row0 + len(self._nth), self._flat0, self._consumed0, self._id0
+        )
         self._cache[run_id] = run  # whoever still holds it keeps getting the same object
         if self._spill_rows and len(self._nth) >= 2 * self._spill_rows:
             self._spill_block()
@@ -629,20 +603,6 @@ class RunLog(_RunsView):
         self._id0 += n
 
     # ------------------------------------------------------------------ packing
-    def _dag_code(self, dag_id: str) -> int:
-        code = self._dag_codes.get(dag_id)
-        if code is None:
-            code = self._dag_codes[dag_id] = len(self._dag_names)
-            self._dag_names.append(dag_id)
-        return code
-
-    def _id_tuple_code(self, ids: tuple[str, ...]) -> int:
-        code = self._id_tuple_codes.get(ids)
-        if code is None:
-            code = self._id_tuple_codes[ids] = len(self._id_tuples)
-            self._id_tuples.append(ids)
-        return code
-
     def _unpack(self, row: int, run_id: int) -> DagRun:
         epoch, one_us, none = _EPOCH, _ONE_US, NONE
         src = self._rows_of(row)  # side tables are keyed by the absolute row, columns by i
@@ -719,8 +679,9 @@ class RunLog(_RunsView):
                 out._memo = InstantMemo(_MEMO_SIZE)
             elif name == "_live":
                 out._live = {k: copy.deepcopy(v, memo) for k, v in value.items()}
-            else:  # columns and side tables of immutable values
+            elif name != "_sink":  # columns and side tables of immutable values
                 setattr(out, name, copy.copy(value))
+        out._sink = RowSink(out)  # the copy's own columns
         return out
 
     def row_names(

@@ -11,7 +11,9 @@ file), but this module compiles with mypyc beside the native ``DagRun`` and
 
 from __future__ import annotations
 
+from array import array
 from datetime import UTC, datetime
+from typing import Any
 
 from explorer.engine.runs import DagRun, RunState, RunType, TriggeredBy
 from explorer.engine.tz import EPOCH, ONE_US
@@ -165,3 +167,93 @@ def pack(run: DagRun, memo: InstantMemo) -> PackedRun | None:
         else:
             return None
     return PackedRun(code, packed[:7], task_codes, packed[8:], inlets)
+
+
+class RowSink:
+    """Where an ended run's row goes: the run log's resident columns, side tables and
+    interning tables, the very objects the log holds.
+
+    Compiled code appends the row (issue 14: the appends of ``RunLog.freeze`` were
+    the largest interpreted part of a run's end). The log makes a new sink whenever
+    it binds one of these names to another object (a checkpoint's copy, Back's
+    restore); spilling cuts the columns in place, so the sink stays valid."""
+
+    def __init__(self, log: Any) -> None:
+        self.dag: array[int] = log._dag
+        self.nth: array[int] = log._nth
+        self.codes: bytearray = log._codes
+        self.times: array[int] = log._times
+        self.consumed_end: array[int] = log._consumed_end
+        self.consumed: array[int] = log._consumed
+        self.task_end: array[int] = log._task_end
+        self.task_ids: array[int] = log._task_ids
+        self.task_codes: bytearray = log._task_codes
+        self.task_times: array[int] = log._task_times
+        self.run_ids: dict[int, str] = log._run_ids
+        self.own_run_ids: set[int] = log._own_run_ids
+        self.partitions: dict[int, tuple[str | None, datetime | None]] = log._partitions
+        self.backfills: dict[int, tuple[int | None, int | None]] = log._backfills
+        self.inlets: dict[int, tuple[int | None, ...]] = log._inlets
+        self.row: array[int] = log._row
+        self.row_over: dict[int, int] = log._row_over
+        self.live: dict[int, DagRun] = log._live
+        self.dag_names: list[str] = log._dag_names
+        self.dag_codes: dict[str, int] = log._dag_codes
+        self.id_tuples: list[tuple[str, ...]] = log._id_tuples
+        self.id_tuple_codes: dict[tuple[str, ...], int] = log._id_tuple_codes
+
+    def put(
+        self, run: DagRun, packed: PackedRun, row: int, flat0: int, consumed0: int, id0: int
+    ) -> None:
+        """Append ``run``'s row (``row``, absolute) packed as ``packed``; the log's first
+        resident task instance, consumed id and id are ``flat0``, ``consumed0``, ``id0``.
+        The run leaves the live runs."""
+        run_id = run.id
+        self.dag.append(self.dag_code(run.dag_id))
+        self.nth.append(run.nth)
+        self.codes.append(packed.code)
+        self.times.extend(packed.times)
+        consumed = run.consumed_asset_events
+        if consumed:
+            self.consumed.extend(consumed)
+        self.consumed_end.append(consumed0 + len(self.consumed))
+        tasks = run.tasks
+        first_task = flat0 + len(self.task_codes)
+        task_codes = packed.task_codes
+        self.task_codes.extend(task_codes)
+        if packed.inlets:
+            for offset, task in enumerate(tasks):
+                if task.inlet_events:
+                    self.inlets[first_task + offset] = task.inlet_events
+        self.task_times.extend(packed.task_times)
+        self.task_end.append(first_task + len(task_codes))
+        self.task_ids.append(self.id_tuple_code(tuple([t.task_id for t in tasks])))
+        if run_id in self.own_run_ids:
+            self.own_run_ids.discard(run_id)
+            self.run_ids[row] = run.run_id
+        if run.partition_key is not None or run.partition_date is not None:
+            self.partitions[row] = (run.partition_key, run.partition_date)
+        if run.backfill_id is not None or run.backfill_sort_ordinal is not None:
+            self.backfills[row] = (run.backfill_id, run.backfill_sort_ordinal)
+        index = run_id - id0
+        if index >= 0:
+            self.row[index] = row
+        else:
+            self.row_over[run_id] = row
+        del self.live[run_id]
+
+    def dag_code(self, dag_id: str) -> int:
+        """``dag_id``'s number in the log (interned: the column keeps numbers)."""
+        code = self.dag_codes.get(dag_id)
+        if code is None:
+            code = self.dag_codes[dag_id] = len(self.dag_names)
+            self.dag_names.append(dag_id)
+        return code
+
+    def id_tuple_code(self, ids: tuple[str, ...]) -> int:
+        """The number of a run's task ids, in order (interned: most DAGs keep theirs)."""
+        code = self.id_tuple_codes.get(ids)
+        if code is None:
+            code = self.id_tuple_codes[ids] = len(self.id_tuples)
+            self.id_tuples.append(ids)
+        return code

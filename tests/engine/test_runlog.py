@@ -305,6 +305,23 @@ def test_copies_are_independent() -> None:
     assert twin[1] is not log[1]
 
 
+def test_a_copy_packs_into_its_own_columns() -> None:
+    """The compiled row sink writes the columns of the log it belongs to: a run ended
+    in a checkpoint's copy is packed there alone, and the original packs its own."""
+    log = RunLog()
+    runs = [_run(i) for i in range(3)]
+    for run in runs:
+        log.append(run)
+    log.freeze(runs[0])
+    twin = copy.deepcopy(log)
+    assert twin.freeze(twin[1])
+    assert (log.packed, twin.packed) == (1, 2)
+    assert log[1] is runs[1] and twin[1] == runs[1] and twin[1] is not runs[1]
+    assert log.freeze(runs[2]) and (log.packed, twin.packed) == (2, 2)
+    assert [r.nth for r in twin] == [0, 1, 2] and twin[2] is not runs[2]
+    assert list(log.instants("run_after")) == [r.run_after for r in runs]
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(finished_runs(), min_size=1, max_size=6), st.data())
 def test_instant_columns_equal_the_runs(runs: list[DagRun], data: st.DataObject) -> None:

@@ -74,7 +74,7 @@ class GridCadence(Cadence):
         if t <= self.origin:
             found = self.origin
         elif self._whole(t):
-            found = t if t.microsecond == 0 else t.replace(microsecond=0) + _SECOND
+            found = t if t.microsecond == 0 else _floor(t) + _SECOND
         else:
             k = -((self.origin - t) // self.step)  # ceiling division on timedeltas
             found = self.origin + k * self.step
@@ -88,7 +88,7 @@ class GridCadence(Cadence):
         if t < self.origin:
             found = None
         elif self._whole(t):
-            found = t if t.microsecond == 0 else t.replace(microsecond=0)
+            found = _floor(t)
         else:
             found = self.origin + ((t - self.origin) // self.step) * self.step
         self._before = (t, found)
@@ -100,13 +100,13 @@ class GridCadence(Cadence):
         if t < self.origin:
             return self.origin
         if self._whole(t):
-            return (t if t.microsecond == 0 else t.replace(microsecond=0)) + _SECOND
+            return _floor(t) + _SECOND
         return self.origin + ((t - self.origin) // self.step + 1) * self.step
 
     def contains(self, t: datetime) -> bool:
         if t < self.origin:
             return False
-        if self._seconds:
+        if self._whole(t):
             return t.microsecond == 0
         return (t - self.origin) % self.step == _ZERO
 
@@ -128,6 +128,11 @@ class GridCadence(Cadence):
         origin's zone object and fold, so that the grid point made from it is the one
         ``origin + k * step`` makes, object for object."""
         return self._seconds and t.tzinfo is self._zone and t.fold == 0
+
+
+def _floor(t: datetime) -> datetime:
+    """``t`` cut to its whole second (itself when it is one)."""
+    return t if t.microsecond == 0 else t.replace(microsecond=0)
 
 
 class ExplicitCadence(Cadence):

@@ -74,9 +74,11 @@ def in_zone(aware: datetime, zone: tzinfo) -> datetime:
 
 
 #: The temporal mappers' default ``input_format`` and the keys written in it to the
-#: letter (ASCII digits, zero-padded): the keys hourly producers emit.
+#: letter (ASCII digits, zero-padded, hours to 23 and minutes and seconds to 59, so that
+#: no ``fromisoformat`` that reads 24:00 as the next midnight sees one): the keys
+#: hourly producers emit.
 _SECONDS_FORMAT = "%Y-%m-%dT%H:%M:%S"
-_SECONDS_KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
+_SECONDS_KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]")
 
 
 def parse_key(key: str, fmt: str) -> datetime:

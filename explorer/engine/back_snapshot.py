@@ -97,7 +97,9 @@ class _LogMark:
         log._row = self.row
         log._live = self.live
         log._own_run_ids = self.own_run_ids
-        log._sink = RowSink(log)  # the columns' new owners of these three
+        # the sink holds the columns themselves: remade, as _row, _live and
+        # _own_run_ids were just rebound
+        log._sink = RowSink(log)
         log.cuts.append((count, lengths["_nth"]))
 
 

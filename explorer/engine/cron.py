@@ -53,7 +53,7 @@ _NEVER = datetime.max.replace(tzinfo=UTC)
 _MAX_BATCH = 32
 #: More than any DST shift of the tz database (ZonedCron.before_shifts).
 _SHIFT_BOUND = timedelta(hours=3)
-_SHIFT_SECONDS = 3 * 3600
+_SHIFT_SECONDS = _SHIFT_BOUND // timedelta(seconds=1)
 
 
 class CronError(ScheduleError):

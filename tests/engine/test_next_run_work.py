@@ -122,7 +122,15 @@ def test_the_memo_holds_where_it_says(data: st.DataObject) -> None:
         return
     assert memo[0] == reference and memo[1] == now
     end = memo[2] if memo[2] is not None else now + timedelta(days=30)
-    assert end > now
+    if end <= now:
+        # An empty stretch, claiming nothing (the timetable is asked again at the next
+        # clock): the tick after the clock comes less than the DST bound after an
+        # offset change, so the stretch ends that bound before the tick (DST-3,
+        # ZonedCron.before_shifts), and the clock is already past that.
+        zone = spec.timetable.zone
+        after = end + timedelta(hours=3)
+        assert after.astimezone(zone).utcoffset() != end.astimezone(zone).utcoffset()
+        return
     span = int((end - now).total_seconds() * 1_000_000) - 1
     fresh = make()
     for offset in [0, span, *data.draw(st.lists(st.integers(0, span), max_size=4))]:

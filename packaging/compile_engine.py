@@ -35,11 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (the ``plain_only`` tests aside): the loop, run life, the examination, the
 #: next-run cache, DAG state, ticks, the asset and partition paths a task's end
 #: takes, the cron stepping, the timetables, and the run itself (``DagRun`` and
-#: ``TaskInstance`` native, the run log's packing), and what compiled code reads on
+#: ``TaskInstance`` native, the run log's packing); what compiled code reads on
 #: every run (the DAG and task specs, the scheduler settings, the state record, the
-#: instant helpers and the zone offset spans). The timetables compile as one
-#: package: a compiled class with an interpreted base takes weak references that
-#: mypyc never clears when it is freed (mypyc/mypyc#1102, adr/0013).
+#: instant helpers and the zone offset spans); and the asset side of a run (the
+#: event store, asset keys and conditions, the listener index).
+#: The timetables compile as one package: a compiled class with an interpreted base
+#: takes weak references that mypyc never clears when it is freed
+#: (mypyc/mypyc#1102, adr/0013).
 MODULES = (
     "explorer/engine/loop.py",
     "explorer/engine/lifecycle.py",
@@ -69,6 +71,9 @@ MODULES = (
     "explorer/engine/state.py",
     "explorer/engine/tz.py",
     "explorer/engine/tzspans.py",
+    "explorer/engine/assets/condition.py",
+    "explorer/engine/assets/store.py",
+    "explorer/engine/assets/listeners.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak

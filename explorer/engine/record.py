@@ -10,12 +10,11 @@ adds their section), not the other way round (issue 14).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from explorer.engine.assets.condition import AssetKey
-from explorer.engine.assets.store import AssetEvent, EventSource
+from explorer.engine.assets.store import AssetEvent, Events, EventSource
 from explorer.engine.partition_waits import partition_waits
 from explorer.engine.pending import pending_section
 from explorer.engine.runs import DagRun
@@ -92,7 +91,7 @@ def event_dict(event: AssetEvent) -> dict[str, Any]:
     }
 
 
-def _run(run: DagRun, events: Sequence[AssetEvent]) -> dict[str, Any]:
+def _run(run: DagRun, events: Events) -> dict[str, Any]:
     row = run_row(run)
     row["states"] = [{"state": state, "at": iso(at)} for state, at in run.states]
     row["tasks"] = [

@@ -10,13 +10,13 @@ keeps them); :meth:`RunCard.rows` renders them in a display zone and in UTC.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from explorer.engine.assets.store import AssetEvent
+    from explorer.engine.assets.store import AssetEvent, Events
     from explorer.engine.runs import DagRun
 
 __all__ = [
@@ -248,7 +248,7 @@ def _source(event: AssetEvent) -> str:
 
 def run_card(
     run: DagRun,
-    events: Sequence[AssetEvent] = (),
+    events: Events = (),
     *,
     context: Mapping[str, Any] | None = None,
     template: str | None = None,

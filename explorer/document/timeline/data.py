@@ -31,7 +31,7 @@ from explorer.engine.runlog import RUN_TYPES as LOG_RUN_TYPES
 from explorer.engine.runs import DagRun
 
 if TYPE_CHECKING:
-    from explorer.engine.assets.store import AssetEvent
+    from explorer.engine.assets.store import AssetEvent, Events
     from explorer.engine.simulation import Simulation
 
 __all__ = [
@@ -547,7 +547,7 @@ class EventStore:
     def wrote(self) -> IntArray:
         return self._cols.icol("wrote")
 
-    def sync(self, events: Sequence[AssetEvent]) -> bool:
+    def sync(self, events: Events) -> bool:
         """True when anything changed."""
         old = len(self.events)
         kept = min(old, len(events))

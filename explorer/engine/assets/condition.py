@@ -23,12 +23,36 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class AssetKey:
     """An asset's identity: its normalized ``(name, uri)`` (URI-2)."""
 
     name: str
     uri: str
+
+    # Written out: a compiled dataclass keeps the methods it generates interpreted,
+    # and every asset-keyed lookup of the per-run path hashes a key (adr/0013).
+    def __hash__(self) -> int:
+        return hash((self.name, self.uri))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AssetKey):
+            return NotImplemented
+        return self.name == other.name and self.uri == other.uri
+
+    # The order by (name, uri) is written out too: a compiled class with ``__eq__``
+    # has every comparison slot, which ``order=True`` refuses to overwrite.
+    def __lt__(self, other: AssetKey) -> bool:
+        return (self.name, self.uri) < (other.name, other.uri)
+
+    def __le__(self, other: AssetKey) -> bool:
+        return (self.name, self.uri) <= (other.name, other.uri)
+
+    def __gt__(self, other: AssetKey) -> bool:
+        return (self.name, self.uri) > (other.name, other.uri)
+
+    def __ge__(self, other: AssetKey) -> bool:
+        return (self.name, self.uri) >= (other.name, other.uri)
 
     def label(self) -> str:
         return self.name if self.name == self.uri else f"{self.name} ({self.uri})"

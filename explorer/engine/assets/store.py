@@ -8,7 +8,6 @@ holding the time of the first event since it was last cleared).
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ __all__ = [
     "EventLog",
     "EventOrigin",
     "EventSource",
+    "Events",
 ]
 
 #: The ``extra`` of every event that has none: one shared dict, never mutated, instead
@@ -240,21 +240,55 @@ class AssetEvent:
         return self  # immutable, like the frozen dataclass it replaces
 
 
+#: The source an event read back from the log's columns is built with: its origin
+#: holds who emitted it, and the run's ``nth`` is set after.
+_STORED = EventSource("task")
+
+
 #: Events a chunk of the event columns and of each asset's index on a spilling run log
 #: (adr/0006): the columns are 20 bytes an event, an asset's index 12.
 EVENT_CHUNK = 1 << 16
 ASSET_CHUNK = 1 << 12
 
 
-class _Events(Sequence[AssetEvent]):
-    """A sequence of events read by position (:class:`EventLog`, :class:`EventIndex`):
-    the indexing and slicing both share, over the one lookup each defines."""
+class _EventSequence:
+    """A sequence of events read by position ((:class:`EventLog`, :class:`EventIndex`):
+    the indexing and slicing both share, over the one lookup each defines.
+
+    Registered as a :class:`~collections.abc.Sequence` rather than derived from it:
+    the per-run path compiles this module, and a compiled class with an interpreted
+    base takes weak references that mypyc never clears (mypyc/mypyc#1102, adr/0013).
+    So the mixin methods a ``Sequence`` would lend are written here.
+    """
 
     __slots__ = ()
 
-    @abstractmethod
     def _event(self, index: int) -> AssetEvent:
         """The event at ``index`` (0 <= index < len)."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[AssetEvent]:
+        for index in range(len(self)):
+            yield self._event(index)
+
+    def __reversed__(self) -> Iterator[AssetEvent]:
+        for index in range(len(self) - 1, -1, -1):
+            yield self._event(index)
+
+    def __contains__(self, value: object) -> bool:
+        return any(event is value or event == value for event in self)
+
+    def index(self, value: object) -> int:
+        for index, event in enumerate(self):
+            if event is value or event == value:
+                return index
+        raise ValueError(f"{value!r} is not in the events")
+
+    def count(self, value: object) -> int:
+        return sum(1 for event in self if event is value or event == value)
 
     @overload
     def __getitem__(self, index: int) -> AssetEvent: ...
@@ -272,7 +306,7 @@ class _Events(Sequence[AssetEvent]):
         return self._event(index)
 
 
-class EventLog(_Events):
+class EventLog(_EventSequence):
     """Every event in id order, as columns: ``AssetEvent`` objects are built on demand.
 
     A year of 10,000 DAGs records ~126 million events: as objects (with their
@@ -358,11 +392,15 @@ class EventLog(_Events):
         """The event with that (valid) id."""
         event = self._cache.get(event_id)
         if event is None:
-            event = AssetEvent.__new__(AssetEvent)
-            event.id = event_id
             odd = self._odd.get(event_id) if self._odd else None
-            event.timestamp = from_epoch_us(self._stamps[event_id]) if odd is None else odd
-            event._origin = self._origins[self._codes[event_id]]
+            origin = self._origins[self._codes[event_id]]
+            event = AssetEvent(
+                event_id,
+                origin.asset,
+                from_epoch_us(self._stamps[event_id]) if odd is None else odd,
+                _STORED,
+                origin=origin,
+            )
             nth = self._nths[event_id]
             event._nth = None if nth == -1 else nth
             self._cache[event_id] = event
@@ -404,7 +442,7 @@ class EventLog(_Events):
     def copy(self) -> EventLog:
         """A checkpoint's copy: the columns (spilled chunks shared), the same origins,
         and the events still held (the same objects in both, like the runs)."""
-        out = EventLog.__new__(EventLog)
+        out = EventLog()  # (a compiled class's ``__new__`` runs ``__init__`` too)
         out._stamps, out._codes, out._nths = (
             self._stamps.copy(),
             self._codes.copy(),
@@ -418,7 +456,7 @@ class EventLog(_Events):
         return out
 
 
-class EventIndex(_Events):
+class EventIndex(_EventSequence):
     """One asset's (or alias's) events in time order: their ids and timestamps (epoch
     microseconds) as two parallel columns, read through the :class:`EventLog`; on a
     spilling run log their old chunks go to the scratch file (consumers read only the
@@ -482,9 +520,16 @@ class EventIndex(_Events):
         return self.ids[index] if index < len(stamps) and stamps[index] == at else None
 
     def copy(self, log: EventLog) -> EventIndex:
-        out = EventIndex.__new__(EventIndex)
-        out.log, out.stamps, out.ids = log, self.stamps.copy(), self.ids.copy()
+        out = EventIndex(log)
+        out.stamps, out.ids = self.stamps.copy(), self.ids.copy()
         return out
+
+
+Sequence.register(EventLog)
+Sequence.register(EventIndex)
+
+#: What reads as events by position: the log, an index, or a plain list of events.
+Events = Sequence[AssetEvent] | EventLog | EventIndex
 
 
 @dataclass(slots=True)
@@ -523,8 +568,7 @@ class AssetStore:
         emitted, and the run of ``run_nth`` is the same in every copy that holds
         the event (it was created before the event was).
         """
-        out = AssetStore.__new__(AssetStore)
-        out.pool = self.pool
+        out = AssetStore(self.pool)
         out.events = log = self.events.copy()
         out.by_asset = {key: index.copy(log) for key, index in self.by_asset.items()}
         out.by_alias = {name: index.copy(log) for name, index in self.by_alias.items()}

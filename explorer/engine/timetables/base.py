@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from datetime import datetime
+from typing import Final
 
 from explorer.engine.assets.condition import Condition
 from explorer.engine.errors import ScheduleError
@@ -20,6 +21,12 @@ __all__ = ["Timetable", "TimetableError"]
 
 class TimetableError(ScheduleError):
     """A timetable refused to answer (Airflow raises; the DAG stops being scheduled)."""
+
+
+#: ``None``, by name: mypyc drops a literal ``None`` default of an attribute typed as a
+#: union of several compiled classes and None (it counts only ``X | None`` as
+#: optional), which would leave ``asset_condition`` undefined in the compiled build.
+_NO_CONDITION: Final = None
 
 
 class Timetable:
@@ -43,7 +50,7 @@ class Timetable:
     #: Asset-driven timetables are handled by the asset rules, not by next_dagrun_info.
     asset_triggered: bool = False
     #: The condition of asset-driven timetables (AssetTriggered, AssetOrTime, Partitioned).
-    asset_condition: Condition | None = None
+    asset_condition: Condition | None = _NO_CONDITION
 
     @property
     def name(self) -> str:

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: ``TaskInstance`` native, the run log's packing); what compiled code reads on
 #: every run (the DAG and task specs, the scheduler settings, the state record, the
 #: instant helpers and the zone offset spans); and the asset side of a run (the
-#: event store, asset keys and conditions, the listener index).
+#: event store, asset keys and conditions, the listener index, the zoned cron).
 #: The timetables compile as one package: a compiled class with an interpreted base
 #: takes weak references that mypyc never clears when it is freed
 #: (mypyc/mypyc#1102, adr/0013).
@@ -74,6 +74,7 @@ MODULES = (
     "explorer/engine/assets/condition.py",
     "explorer/engine/assets/store.py",
     "explorer/engine/assets/listeners.py",
+    "explorer/engine/cron.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak

@@ -113,6 +113,7 @@ class ZonedCron:
         "_batch",
         "_fast",
         "_next_memo",
+        "_reference",
         "_run",
         "_run_pos",
         "_run_prev",
@@ -124,12 +125,16 @@ class ZonedCron:
         "zone",
     )
 
-    def __init__(self, expression: str, zone: tzinfo) -> None:
+    def __init__(self, expression: str, zone: tzinfo, *, reference: bool = False) -> None:
+        """``reference``: step the reference way only (no spans, no run, no memo), the
+        steps the fast way is held to; the tests build one to compare (a subclass
+        cannot do it: this class is compiled in the bundle, adr/0013)."""
         from explorer.engine.cronfast import WallClockCron
         from explorer.engine.cronfast_zoned import ZonedSeconds
 
         self.expression = resolve_preset(expression)
         self.zone = zone
+        self._reference = reference
         parsed = _parse(self.expression)
         # _cron.py::_covers_every_hour: croniter normalises an all-hours field to "*".
         self.every_hour: bool = parsed.expanded[1] == ["*"]
@@ -192,6 +197,8 @@ class ZonedCron:
     # ------------------------------------------------------------------ the primitives
     def next(self, current: datetime) -> datetime:
         """The first tick strictly after ``current`` (CronMixin._get_next)."""
+        if self._reference:
+            return self.reference_next(current)
         run = self._run
         pos = self._run_pos
         if current is run[pos] and (pos + 1 < len(run) or self._grow_run()):
@@ -224,6 +231,8 @@ class ZonedCron:
 
     def prev(self, current: datetime) -> datetime:
         """The last tick strictly before ``current`` (CronMixin._get_prev)."""
+        if self._reference:
+            return self.reference_prev(current)
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return self._run[pos - 1]
@@ -237,6 +246,9 @@ class ZonedCron:
 
     def align_next(self, current: datetime) -> datetime:
         """``current`` if it is a tick, else the next tick (CronMixin._align_to_next)."""
+        if self._reference:
+            nxt = self.reference_next(current)
+            return current if self.reference_prev(nxt) == current else nxt
         memo = self._align_next_memo
         if memo is not None and memo[0] == current:
             return memo[1]
@@ -247,6 +259,9 @@ class ZonedCron:
 
     def align_prev(self, current: datetime) -> datetime:
         """``current`` if it is a tick, else the previous tick (CronMixin._align_to_prev)."""
+        if self._reference:
+            prv = self.reference_prev(current)
+            return current if self.reference_next(prv) == current else prv
         pos = self._run_pos
         if current is self._run[pos] and self._run_prev[pos]:
             return current  # prev is the run's tick before, whose next is this one

@@ -101,24 +101,9 @@ def airflow_step(expression: str, zone_name: str, current: datetime, *, forward:
     return _aware(scheduled, zone)
 
 
-class ReferenceCron(ZonedCron):
+def ReferenceCron(expression: str, zone: tzinfo) -> ZonedCron:
     """A ZonedCron that only ever steps the reference way (no spans, no run)."""
-
-    __slots__ = ()
-
-    def next(self, current: datetime) -> datetime:
-        return self.reference_next(current)
-
-    def prev(self, current: datetime) -> datetime:
-        return self.reference_prev(current)
-
-    def align_next(self, current: datetime) -> datetime:
-        nxt = self.next(current)
-        return current if self.prev(nxt) == current else nxt
-
-    def align_prev(self, current: datetime) -> datetime:
-        prv = self.prev(current)
-        return current if self.next(prv) == current else prv
+    return ZonedCron(expression, zone, reference=True)
 
 
 # --------------------------------------------------------------------------- strategies

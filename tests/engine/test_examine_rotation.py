@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from explorer.engine.dag import DagSpec
 from explorer.engine.dagstate import DagState
-from explorer.engine.examine import Rotation, sort_key
+from explorer.engine.examine import Rotation, _append_sorted, sort_key
 from explorer.engine.runs import DagRun, RunState
 from explorer.engine.timetables import timetable_from_schedule
 
@@ -257,3 +258,35 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
         got = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
         assert [r.nth for r in got] == model.loop(paused, cap)
         assert all(r.last_scheduling_decision == now for r in got)
+
+
+def _runs_in(keys: list[float]) -> int:
+    """How many ascending runs ``keys`` is made of."""
+    return 1 + sum(1 for a, b in pairwise(keys) if b < a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), max_size=8),
+    st.lists(st.integers(0, 6), min_size=1, max_size=30),
+    st.booleans(),
+)
+def test_a_group_of_two_runs_is_merged_as_the_stable_sort_orders_it(
+    before: list[int], group: list[int], two_runs: bool
+) -> None:
+    """The skip's merge (``_append_sorted``, compiled in the bundle) against
+    ``list.sort``: the same entries in the same order, earlier place first on a tie;
+    a group of three runs or more is left to the sort."""
+    if two_runs:  # the usual group: the tail of one sorted group, the head of the next
+        cut = len(group) // 2
+        group = sorted(group[:cut]) + sorted(group[cut:])
+    keys = [float(k) for k in before + group]
+    queue = [(key, running_run(n, "d", T0, "running", T0), T0) for n, key in enumerate(keys)]
+    start, end = len(before), len(keys)
+    expected = sorted(queue[start:end], key=lambda entry: entry[0])
+    merged = _append_sorted(queue, start, end)  # type: ignore[arg-type]
+    assert merged == (_runs_in(keys[start:end]) <= 2)
+    if merged:
+        assert [entry[1].nth for entry in queue[end:]] == [entry[1].nth for entry in expected]
+    else:
+        assert len(queue) == end  # nothing appended: the caller sorts

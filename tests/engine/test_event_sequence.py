@@ -89,6 +89,11 @@ def test_asset_keys_hash_compare_and_order_as_their_name_and_uri(
     assert sorted([two, one]) == expected
 
 
-def test_an_asset_key_is_not_equal_to_its_tuple() -> None:
-    assert AssetKey("a", "a") != ("a", "a")
-    assert AssetKey("a", "a").__eq__(("a", "a")) is NotImplemented
+def test_an_asset_key_is_not_equal_to_its_tuple_nor_ordered_with_it() -> None:
+    key = AssetKey("a", "a")
+    assert key != ("a", "a")
+    assert key.__eq__(("a", "a")) is NotImplemented
+    for compare in (key.__lt__, key.__le__, key.__gt__, key.__ge__):
+        assert compare(("a", "a")) is NotImplemented
+    with pytest.raises(TypeError):
+        sorted([key, ("a", "a")])  # type: ignore[type-var]

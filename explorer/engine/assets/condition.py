@@ -42,16 +42,24 @@ class AssetKey:
 
     # The order by (name, uri) is written out too: a compiled class with ``__eq__``
     # has every comparison slot, which ``order=True`` refuses to overwrite.
-    def __lt__(self, other: AssetKey) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, AssetKey):
+            return NotImplemented
         return (self.name, self.uri) < (other.name, other.uri)
 
-    def __le__(self, other: AssetKey) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, AssetKey):
+            return NotImplemented
         return (self.name, self.uri) <= (other.name, other.uri)
 
-    def __gt__(self, other: AssetKey) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, AssetKey):
+            return NotImplemented
         return (self.name, self.uri) > (other.name, other.uri)
 
-    def __ge__(self, other: AssetKey) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, AssetKey):
+            return NotImplemented
         return (self.name, self.uri) >= (other.name, other.uri)
 
     def label(self) -> str:

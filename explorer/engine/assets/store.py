@@ -8,6 +8,7 @@ holding the time of the first event since it was last cleared).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -263,12 +264,13 @@ class _EventSequence:
 
     __slots__ = ()
 
+    @abstractmethod
     def _event(self, index: int) -> AssetEvent:
         """The event at ``index`` (0 <= index < len)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def __len__(self) -> int:
-        raise NotImplementedError
+        """How many events."""
 
     def __iter__(self) -> Iterator[AssetEvent]:
         for index in range(len(self)):

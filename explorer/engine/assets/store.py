@@ -253,7 +253,7 @@ ASSET_CHUNK = 1 << 12
 
 
 class _EventSequence:
-    """A sequence of events read by position ((:class:`EventLog`, :class:`EventIndex`):
+    """A sequence of events read by position (:class:`EventLog`, :class:`EventIndex`):
     the indexing and slicing both share, over the one lookup each defines.
 
     Registered as a :class:`~collections.abc.Sequence` rather than derived from it:

@@ -320,11 +320,7 @@ class Rotation:
         head = done * cap
         merge = self.float_keys
         for at in range(0, head, cap):
-            if merge and at + cap <= len(queue) and _append_sorted(queue, at, at + cap):
-                continue
-            group = queue[at : at + cap]
-            group.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
-            queue += group
+            _append_group(queue, at, at + cap, merge)
         saved: list[_Entry] | None = None
         power = steps = 1
         limit = 4 * size
@@ -348,10 +344,7 @@ class Rotation:
                 if saved is None or steps == power:
                     saved, power, steps = queue[head:], power * 2, 0
                 steps += 1
-            if not (merge and _append_sorted(queue, head, head + cap)):
-                group = queue[head : head + cap]
-                group.sort(key=_RUN_AFTER)
-                queue += group
+            _append_group(queue, head, head + cap, merge)
             head += cap
             done += 1
             if head >= limit:  # keep the list short: drop what was rotated away
@@ -393,6 +386,17 @@ class Rotation:
             period = done - first
             done += (count - done) // period * period
             seen.clear()
+
+
+def _append_group(queue: list[_Entry], start: int, end: int, merge: bool) -> None:
+    """One replayed loop: ``queue[start:end]`` (a whole group: the queue is longer than
+    the cap) appended sorted by run_after, stably (earlier place breaks ties); merged
+    when ``merge`` allows and it is two runs (:func:`_append_sorted`), else sorted."""
+    if merge and _append_sorted(queue, start, end):
+        return
+    group = queue[start:end]
+    group.sort(key=_RUN_AFTER)
+    queue += group
 
 
 def _append_sorted(queue: list[_Entry], start: int, end: int) -> bool:

@@ -49,7 +49,7 @@ from operator import attrgetter, eq, is_, itemgetter
 from typing import TYPE_CHECKING, Any, cast
 
 from explorer.engine.runs import DagRun
-from explorer.engine.tz import EPOCH, ONE_US
+from explorer.engine.tz import epoch_us
 
 if TYPE_CHECKING:
     from explorer.engine.dagstate import DagState
@@ -76,7 +76,7 @@ def sort_key(run_after: datetime) -> float | int:
     instants are: a float where that is exact (the sort compares floats in C, a third
     cheaper than datetimes: skips sort a group of 20 for every loop skipped, issue 14),
     else the integer (a float and an int compare exactly)."""
-    micros = (run_after - EPOCH) // ONE_US
+    micros = epoch_us(run_after)
     return float(micros) if -_EXACT < micros < _EXACT else micros
 
 

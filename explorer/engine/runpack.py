@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from explorer.engine.runs import DagRun, RunState, RunType, TriggeredBy
-from explorer.engine.tz import EPOCH, ONE_US
+from explorer.engine.tz import epoch_us
 
 __all__ = [
     "END_CODE",
@@ -78,7 +78,7 @@ TASK_CODE: dict[tuple[str, str, bool], int] = {
 class InstantMemo:
     """Recent UTC instants → their epoch microseconds: the runs ending near one another
     share most instants (the loop's ticks, one cron minute across DAGs), a datetime
-    caches its hash, while ``(value - EPOCH) // ONE_US`` builds two timedeltas. A
+    caches its hash, while :func:`~explorer.engine.tz.epoch_us` builds a timedelta. A
     bounded cache: it starts afresh once ``size`` instants are kept."""
 
     def __init__(self, size: int) -> None:
@@ -93,7 +93,7 @@ class InstantMemo:
             return found
         if len(self.values) >= self.size:
             self.values.clear()
-        found = (value - EPOCH) // ONE_US
+        found = epoch_us(value)
         self.values[value] = found
         self.computed += 1
         return found

@@ -9,6 +9,7 @@ holding the time of the first event since it was last cleared).
 from __future__ import annotations
 
 from abc import abstractmethod
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -458,6 +459,21 @@ class EventLog(_EventSequence):
         return out
 
 
+def _bisect_right_from_end(stamps: array[int], value: int, hi: int) -> int:
+    """``bisect_right(stamps, value, 0, hi)``, searched back from ``hi`` in widening
+    steps. A consumer reads the events after its latest run's, the last few of the
+    index: at 10,000 DAGs most reads find none or one (issue 14), where a bisection of
+    a 4,096-entry head reads a dozen entries, each made a Python int."""
+    width = 4
+    while True:
+        lo = hi - width
+        if lo <= 0:
+            return bisect_right(stamps, value, 0, hi)
+        if stamps[lo] <= value:  # every entry up to lo is <= value too: sorted
+            return bisect_right(stamps, value, lo + 1, hi)
+        width <<= 2
+
+
 class EventIndex(_EventSequence):
     """One asset's (or alias's) events in time order: their ids and timestamps (epoch
     microseconds) as two parallel columns, read through the :class:`EventLog`; on a
@@ -500,8 +516,11 @@ class EventIndex(_EventSequence):
         stamps = self.stamps
         head = stamps.head
         if floor is not None and head and head[0] <= floor:  # resident: the usual floor
-            lo = bisect_right(head, floor)
-            return self.ids.head[lo : max(lo, bisect_right(head, upto))].tolist()
+            hi = len(head)
+            if head[hi - 1] > upto:
+                hi = bisect_right(head, upto)
+            lo = _bisect_right_from_end(head, floor, hi)
+            return self.ids.head[lo:hi].tolist()
         lo = 0 if floor is None else stamps.bisect_right(floor)
         return self.ids.take(lo, max(lo, stamps.bisect_right(upto)))
 

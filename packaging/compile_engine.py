@@ -38,7 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: ``TaskInstance`` native, the run log's packing); what compiled code reads on
 #: every run (the DAG and task specs, the scheduler settings, the state record, the
 #: instant helpers and the zone offset spans); and the asset side of a run (the
-#: event store, asset keys and conditions, the listener index, the zoned cron).
+#: event store, asset keys and conditions, the listener index, the zoned cron); and
+#: what the run log and the indexes lean on for every run (the spilling arrays the
+#: per-DAG and per-asset indexes read, the table of packed runs still held).
 #: The timetables compile as one package: a compiled class with an interpreted base
 #: takes weak references that mypyc never clears when it is freed
 #: (mypyc/mypyc#1102, adr/0013).
@@ -75,6 +77,8 @@ MODULES = (
     "explorer/engine/assets/store.py",
     "explorer/engine/assets/listeners.py",
     "explorer/engine/cron.py",
+    "explorer/engine/runspill.py",
+    "explorer/engine/heldruns.py",
 )
 
 #: Run in the compiled tree after the build: every compiled class must refuse weak

@@ -15,11 +15,8 @@ sweep, so the table holds at most about twice the runs in use, and at least
 from __future__ import annotations
 
 import sys
-from typing import Generic, TypeVar
 
 __all__ = ["HeldRuns"]
-
-T = TypeVar("T")
 
 #: Entries below which the table is never swept (a sweep would find too little).
 _FLOOR = 4096
@@ -35,44 +32,48 @@ def _count(table: dict[int, object], key: int) -> int:
 _ALONE = _count({0: object()}, 0)
 
 
-class HeldRuns(Generic[T]):
-    """``int`` → object, dropped once nobody else holds it (see the module's docstring)."""
+class HeldRuns:
+    """``int`` → object, dropped once nobody else holds it (see the module's docstring).
+
+    Not generic: the engine compiles it (adr/0013), and a compiled class with
+    ``Generic`` as a base takes weak references it never clears (mypyc/mypyc#1102).
+    Its two users (the run log's runs, the event log's events) cast what they read."""
 
     __slots__ = ("_refs", "_sweep_at")
 
     def __init__(self) -> None:
-        self._refs: dict[int, T] = {}
+        self._refs: dict[int, object] = {}
         self._sweep_at = _FLOOR
 
-    def get(self, key: int) -> T | None:
+    def get(self, key: int) -> object | None:
         return self._refs.get(key)
 
-    def __setitem__(self, key: int, value: T) -> None:
+    def __setitem__(self, key: int, value: object) -> None:
         refs = self._refs
         refs[key] = value
         if len(refs) >= self._sweep_at:
             self._sweep()
 
-    def pop(self, key: int, default: T | None = None) -> T | None:
+    def pop(self, key: int, default: object | None = None) -> object | None:
         value = self._refs.pop(key, None)
         return default if value is None else value
 
-    def copy(self) -> HeldRuns[T]:
+    def copy(self) -> HeldRuns:
         """Another table holding the same objects."""
-        out: HeldRuns[T] = HeldRuns()
+        out = HeldRuns()
         out._refs = dict(self._refs)
         out._sweep_at = self._sweep_at
         return out
 
-    def values(self) -> list[T]:
+    def values(self) -> list[object]:
         """The objects somebody else holds (a list: the caller may change the table)."""
-        refs: dict[int, object] = self._refs  # type: ignore[assignment]
-        return [self._refs[key] for key in refs if _count(refs, key) > _ALONE]
+        refs = self._refs
+        return [refs[key] for key in refs if _count(refs, key) > _ALONE]
 
     def __len__(self) -> int:
         return len(self.values())
 
     def _sweep(self) -> None:
-        refs: dict[int, object] = self._refs  # type: ignore[assignment]
-        self._refs = {key: self._refs[key] for key in refs if _count(refs, key) > _ALONE}
+        refs = self._refs
+        self._refs = {key: refs[key] for key in refs if _count(refs, key) > _ALONE}
         self._sweep_at = max(_FLOOR, 2 * len(self._refs))

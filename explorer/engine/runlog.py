@@ -27,7 +27,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -211,7 +211,7 @@ class RunLog(_RunsView):
         #: (from id ``_id0`` on; see ``_row_at``).
         self._row = array("i")  # int32: 2**31 runs is far past any run limit
         self._live: dict[int, DagRun] = {}
-        self._cache: HeldRuns[DagRun] = HeldRuns()
+        self._cache = HeldRuns()  # DagRun by id
         #: recent instants packed → their epoch microseconds (runpack.InstantMemo)
         self._memo = InstantMemo(_MEMO_SIZE)
         # packed columns, one entry per row
@@ -261,7 +261,7 @@ class RunLog(_RunsView):
         run = self._live.get(run_id)
         if run is not None:
             return run
-        run = self._cache.get(run_id)
+        run = cast("DagRun | None", self._cache.get(run_id))
         if run is None:
             if run_id < 0:  # the id list's IndexError, as a list of runs would raise
                 raise IndexError(run_id)

@@ -419,9 +419,9 @@ class SpillArray:
 
     def copy(self) -> SpillArray:
         """A copy sharing the spilled chunks (they never change)."""
-        out = SpillArray.__new__(SpillArray)
-        out._pool, out._chunk, out.limit = self._pool, self._chunk, self.limit
-        out.head = array(self.head.typecode, self.head)
+        # through __init__ (a compiled class's __new__ runs it anyway, adr/0013): with
+        # this chunk size, no larger than the pool's, it gets the same chunk and limit
+        out = SpillArray(self.head.typecode, self._pool, self.head, chunk=self._chunk)
         out.start = self.start
         out._offsets = None if self._offsets is None else array("q", self._offsets)
         out._firsts = None if self._firsts is None else array(self.head.typecode, self._firsts)

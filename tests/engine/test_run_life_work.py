@@ -254,7 +254,7 @@ class _Held:
 
 
 def test_held_runs_keep_what_is_held_and_sweep_the_rest() -> None:
-    cache: HeldRuns[_Held] = HeldRuns()
+    cache = HeldRuns()
     held = {i: _Held() for i in range(0, 50_000, 1000)}
     for i in range(50_000):
         cache[i] = held.get(i) or _Held()  # all but the held ones die at once
@@ -267,7 +267,7 @@ def test_held_runs_keep_what_is_held_and_sweep_the_rest() -> None:
 
 def test_held_runs_take_runs_that_refuse_weak_references() -> None:
     # a compiled DagRun has no weak-reference slot (adr/0013); the cache counts references
-    cache: HeldRuns[object] = HeldRuns()
+    cache = HeldRuns()
     unweakable = [object() for _ in range(3 * 4096)]  # object() refuses weak references too
     kept = unweakable[::100]
     for i, obj in enumerate(unweakable):

@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from explorer.engine.assets.condition import AssetKey, RefNode
 from explorer.engine.heldruns import HeldRuns
@@ -341,7 +341,7 @@ class EventLog(_EventSequence):
         #: ``id()`` of an origin in ``_origins`` → its code (the list keeps it alive)
         self._origin_code: dict[int, int] = {}
         self._odd: dict[int, datetime] = {}
-        self._cache: HeldRuns[AssetEvent] = HeldRuns()
+        self._cache = HeldRuns()  # AssetEvent by id
         #: the latest timestamp appended and its microseconds (events come in bursts)
         self._last: tuple[datetime | None, int] = (None, 0)
 
@@ -393,7 +393,7 @@ class EventLog(_EventSequence):
 
     def get(self, event_id: int) -> AssetEvent:
         """The event with that (valid) id."""
-        event = self._cache.get(event_id)
+        event = cast("AssetEvent | None", self._cache.get(event_id))
         if event is None:
             odd = self._odd.get(event_id) if self._odd else None
             origin = self._origins[self._codes[event_id]]

@@ -135,7 +135,8 @@ class AssetRunAfters:
         values = self.values
         head = values.head
         if head and head[0] < value:  # in the resident entries (the next run's floor)
-            found: int | None = head[bisect_left(head, value) - 1]
+            last = head[-1]  # usually the answer: a new run's floor is the latest run's
+            found: int | None = last if last < value else head[bisect_left(head, value) - 1]
         else:
             index = values.bisect_left(value)
             found = values[index - 1] if index else None

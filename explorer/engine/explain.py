@@ -190,7 +190,7 @@ def explain(sim: Simulation, dag_id: str) -> Explanation:
 
 def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> str:
     """AS-3..AS-6: the condition tree, the queue rows behind each leaf, what is missing."""
-    from explorer.engine.assets.scheduling import asset_run_floor, consumed_events
+    from explorer.engine.assets.scheduling import consumed_events
     from explorer.engine.pending import condition_status, leaves
 
     tree = condition_status(sim, dag)
@@ -229,7 +229,7 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
         missing = [leaf["label"] for leaf in leaves(tree) if not leaf["satisfied"]]
         return "waiting: the condition is not met; missing " + ", ".join(missing)
     triggered = max(dag.adrq.values())
-    events = consumed_events(sim, dag, asset_run_floor(dag, triggered), triggered)
+    events = consumed_events(sim, dag, triggered)
     listed = ", ".join(f"{e.asset.name}@{iso(e.timestamp)}" for e in events[:8])
     more = " ..." if len(events) > 8 else ""
     checks.append(

@@ -20,7 +20,7 @@ from explorer.engine.dag import AliasEmission
 from explorer.engine.dagstate import DagState
 from explorer.engine.runs import DagRun, TaskInstance
 from explorer.engine.types import DagRunInfo
-from explorer.engine.tz import epoch_us, from_epoch_us
+from explorer.engine.tz import epoch_us
 
 if TYPE_CHECKING:
     from explorer.engine.host import Host
@@ -402,27 +402,31 @@ def asset_runs_due(sim: Host) -> bool:
     return False
 
 
-def asset_run_floor(dag: DagState, triggered: datetime) -> datetime | None:
+def asset_run_floor_us(dag: DagState, triggered: int) -> int | None:
     """The AS-5 floor of a run triggered at ``triggered``: the latest asset-triggered
     run_after before it; without one, when the DAG's assets were first seen
-    (catchup=False; None when none is named directly) or all history (catchup)."""
-    latest = dag.asset_run_afters.latest_before(epoch_us(triggered))
+    (catchup=False; None when none is named directly) or all history (catchup). In
+    epoch microseconds, as the DAG keeps its asset run_afters and the store its events'
+    timestamps: a run's creation converts nothing back and forth."""
+    latest = dag.asset_run_afters.latest_before(triggered)
     if latest is not None:
-        return from_epoch_us(latest)
-    return None if dag.spec.catchup else dag.assets_first_seen
+        return latest
+    first_seen = None if dag.spec.catchup else dag.assets_first_seen
+    return None if first_seen is None else epoch_us(first_seen)
 
 
 def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     """``_create_dag_runs_asset_triggered`` (AS-4, AS-5)."""
     st = sim.state
     triggered = max(dag.adrq.values())
-    consumed = consumed_event_ids(sim, dag, asset_run_floor(dag, triggered), triggered)
+    triggered_us = epoch_us(triggered)
+    consumed = consumed_event_ids(sim, dag, asset_run_floor_us(dag, triggered_us), triggered_us)
     info = DagRunInfo(run_after=triggered, data_interval=None)
     run = sim.new_run(
         dag, run_type="asset_triggered", triggered_by="asset", info=info, logical_date=None, now=now
     )
     run.consumed_asset_events = tuple(consumed)
-    dag.asset_run_afters.add(epoch_us(triggered))
+    dag.asset_run_afters.add(triggered_us)
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     _not_ready(sim, dag.dag_id)
@@ -430,29 +434,29 @@ def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     return run
 
 
-def consumed_events(
-    sim: Host, dag: DagState, floor: datetime | None, upto: datetime
-) -> list[AssetEvent]:
-    """Events of directly named assets and of the DAG's aliases, floor < t <= upto (AS-5)."""
+def consumed_events(sim: Host, dag: DagState, triggered: datetime) -> list[AssetEvent]:
+    """The events a run of ``dag`` triggered at ``triggered`` consumes: of directly
+    named assets and of the DAG's aliases, after its floor and up to ``triggered``
+    (AS-5)."""
     events = sim.state.assets.events
+    upto = epoch_us(triggered)
+    floor = asset_run_floor_us(dag, upto)
     return [events.get(i) for i in consumed_event_ids(sim, dag, floor, upto)]
 
 
-def consumed_event_ids(
-    sim: Host, dag: DagState, floor: datetime | None, upto: datetime
-) -> list[int]:
+def consumed_event_ids(sim: Host, dag: DagState, floor: int | None, upto: int) -> list[int]:
     """The ids of :func:`consumed_events`, in its order, without building the events
-    (the store keeps them as columns, adr/0006)."""
+    (the store keeps them as columns, adr/0006); the bounds in epoch microseconds."""
     store = sim.state.assets
     if len(dag.direct_assets) == 1 and not dag.schedule_aliases:
         # One asset's events, as the store keeps them: appended as recorded, so already
         # in (timestamp, id) order and without duplicates (the usual consumer).
         (key,) = dag.direct_assets
-        return store.ids_between(key, floor, upto)
+        return store.ids_between_us(key, floor, upto)
     chosen: set[int] = set()
     for key in dag.direct_assets:
-        chosen.update(store.ids_between(key, floor, upto))
+        chosen.update(store.ids_between_us(key, floor, upto))
     for alias in dag.schedule_aliases:
-        chosen.update(store.ids_between(alias, floor, upto))
+        chosen.update(store.ids_between_us(alias, floor, upto))
     stamp = store.events.stamp_us
     return sorted(chosen, key=lambda i: (stamp(i), i))

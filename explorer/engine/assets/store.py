@@ -690,10 +690,15 @@ class AssetStore:
     ) -> list[int]:
         """Ids of the events of an asset (or of an alias, by name) with
         ``floor < timestamp <= upto``, in time order (AS-5: what a run consumes)."""
+        return self.ids_between_us(
+            source, None if floor is None else epoch_us(floor), epoch_us(upto)
+        )
+
+    def ids_between_us(self, source: AssetKey | str, floor: int | None, upto: int) -> list[int]:
+        """:meth:`ids_between` with the bounds in epoch microseconds (a run's creation
+        has them so: its floor comes from the DAG's asset run_afters, kept as such)."""
         index = self._index(source)
-        if index is None:
-            return []
-        return index.ids_between(None if floor is None else epoch_us(floor), epoch_us(upto))
+        return [] if index is None else index.ids_between(floor, upto)
 
     def between(
         self, source: AssetKey | str, floor: datetime | None, upto: datetime

@@ -57,6 +57,11 @@ class Host(Protocol):
     def seed(self) -> int: ...
     @property
     def dag_ids(self) -> Sequence[str]: ...
+    @property
+    def observed(self) -> bool:
+        """Somebody subscribed: the hot paths build a run's or a task's change for
+        :meth:`emit` only then (issue 14: a headless run has nobody to tell)."""
+        ...
 
     # --- run creation and the run log
     def new_run(

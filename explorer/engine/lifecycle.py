@@ -169,7 +169,8 @@ def clear_run(sim: Host, dag: DagState, run: DagRun, now: datetime) -> None:
     activate(sim, run)
     dag.active.append(run)
     st.dirty = True
-    sim.emit("run_state", dag.dag_id, run, "queued")
+    if sim.observed:
+        sim.emit("run_state", dag.dag_id, run, "queued")
 
 
 def start_timer(sim: Host, run: DagRun, task_index: int, finish_at: datetime) -> None:
@@ -236,7 +237,8 @@ def finish_due_tasks(sim: Host, t: datetime) -> None:
                 break
         else:
             touched[(run.dag_id, nth)] = run
-        sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{state}")
+        if sim.observed:
+            sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{state}")
         if state != "success":  # only SUCCESS emits (AS-1)
             continue
         specs = dag.spec.tasks
@@ -314,7 +316,8 @@ def finish_run(sim: Host, run: DagRun, state: Any, now: datetime) -> None:
         note_run_finished(sim, run, now)  # completion (backfill.py, step 5)
     # --- end backfill hook
     dagschedule.reschedule(sim, dag)
-    sim.emit("run_state", run.dag_id, run, state)
+    if sim.observed:
+        sim.emit("run_state", run.dag_id, run, state)
     st.runs.freeze(run)  # nothing changes an ended run again (runlog)
 
 
@@ -344,7 +347,8 @@ def finish_task(
             break
     else:
         sim.state.touched[(run.dag_id, run.nth)] = run
-    sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{state}")
+    if sim.observed:
+        sim.emit("task_state", run.dag_id, run, f"{task.task_id}:{state}")
     if state == "success":  # only SUCCESS emits (AS-1)
         if action is None:  # the timer's end: the spec says what is emitted
             asset_rules.emit_task_events(sim, run, task, None, None, task_index)

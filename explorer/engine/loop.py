@@ -345,7 +345,8 @@ def create_scheduled_run(sim: Host, dag: DagState, now: datetime) -> None:
     )
     dagschedule.compute_next_run(sim, dag, ReferenceRun.of(info), now)
     dag.exceeds_max_active_runs = dagschedule.exceeds(sim, dag)
-    sim.emit("run_created", dag.dag_id, run)
+    if sim.observed:
+        sim.emit("run_created", dag.dag_id, run)
 
 
 def start_queued_runs(sim: Host, now: datetime) -> bool:
@@ -396,7 +397,8 @@ def start_queued_runs(sim: Host, now: datetime) -> bool:
         st.rotation.started(run)
         if all(t.finished for t in run.tasks):  # nothing to run: step 5 ends it
             st.touched[(run.dag_id, run.nth)] = run
-        sim.emit("run_state", run.dag_id, run, "running")
+        if sim.observed:
+            sim.emit("run_state", run.dag_id, run, "running")
     return len(eligible) > cap
 
 

@@ -146,6 +146,9 @@ class Simulation:
             raise EngineError("dag_id values must be unique")
         added = {f.dag_id: f.resolve(options) for f in deployed_later if f.dag_id not in self.specs}
         self._observers: list[Observer] = []
+        #: ``bool(self._observers)``, kept by :meth:`subscribe` (read on every run's
+        #: and task's change, by compiled code: an attribute, not a call)
+        self.observed = False
         #: Automatic checkpoints (instant, snapshot), oldest first, for :meth:`rewind_to`.
         self.checkpoint_every = checkpoint_every
         self._checkpoints: list[tuple[datetime, SimState]] = []
@@ -190,7 +193,13 @@ class Simulation:
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Call ``observer`` with every :class:`Change`; returns the unsubscribe function."""
         self._observers.append(observer)
-        return lambda: self._observers.remove(observer)
+        self.observed = True
+
+        def unsubscribe() -> None:
+            self._observers.remove(observer)
+            self.observed = bool(self._observers)
+
+        return unsubscribe
 
     def emit(
         self, kind: str, dag_id: str | None = None, run: DagRun | None = None, detail: str = ""

@@ -260,7 +260,8 @@ def _create_run(sim: Host, request: PartitionRequest, now: datetime) -> None:
     )
     run.consumed_asset_events = tuple(sorted({log.event_id for log in request.logs}))
     request.run = run
-    sim.emit("run_created", dag.dag_id, run)
+    if sim.observed:
+        sim.emit("run_created", dag.dag_id, run)
 
 
 def _partition_date(sim: Host, request: PartitionRequest) -> datetime | None:

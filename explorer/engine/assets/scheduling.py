@@ -158,7 +158,8 @@ def _record(sim: Host, origin: EventOrigin, nth: int | None) -> int:
     # an event no consumer queues and resolving no alias changes none.
     if new_resolution or touched:
         refresh_ready(sim, None if new_resolution else touched)
-    sim.emit("asset_event", None, None, key.label())
+    if sim.observed:
+        sim.emit("asset_event", None, None, key.label())
     return event_id
 
 
@@ -430,7 +431,8 @@ def create_asset_run(sim: Host, dag: DagState, now: datetime) -> DagRun:
     dag.adrq.clear()  # every row read for the DAG, needed or not (AS-4)
     st.asset_queued.discard(dag.dag_id)
     _not_ready(sim, dag.dag_id)
-    sim.emit("run_created", dag.dag_id, run)
+    if sim.observed:
+        sim.emit("run_created", dag.dag_id, run)
     return run
 
 

@@ -6,15 +6,16 @@
 # Writes dist/schedule-explorer/ (the bundle, runnable in place) and
 # dist/schedule-explorer_<version>_<arch>.deb. Needs python3 (3.11+) with venv, binutils
 # (PyInstaller runs objdump), dpkg-deb (in every Debian system) and, for the self-test, the
-# Qt libraries and font of the README's system-package list. Uses the active Python environment when it already
-# has the app and PyInstaller (as .ci/run's does); otherwise it makes its own virtualenv
-# in build/venv and installs the app and PyInstaller from PyPI there.
+# Qt libraries and font of the README's system-package list. Builds with $PYTHON (default
+# python3); uses its environment when it already has the app and PyInstaller, otherwise makes
+# its own virtualenv in build/venv and installs the app and PyInstaller from PyPI there.
 # The bundle's self-test runs before the package is made: a broken bundle is never packaged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APP_ID=org.schedule_explorer.ScheduleExplorer
 PY=${PYTHON:-python3}
+echo "== building with $("$PY" -c 'import sys; print(sys.executable, sys.version.split()[0])')"
 
 if ! "$PY" - <<'PY' 2>/dev/null; then
 import importlib.metadata as m
@@ -32,7 +33,7 @@ arch=$(dpkg --print-architecture)
 echo "== the engine's per-run path compiled with mypyc (adr/0013; SE_COMPILE=0: plain)"
 # Byte-identical records, faster runs. Without a C compiler, the Python headers or mypy the
 # build says why and the bundle runs the plain modules: slower, never different. A folder
-# already compiled by packaging/compile_engine.py (.ci/run's compiled job) is reused when
+# already compiled by packaging/compile_engine.py with the same Python is reused when
 # SE_COMPILED_DIR names it.
 if [ "${SE_COMPILE:-1}" = 0 ]; then
   SE_COMPILED_DIR=

@@ -39,6 +39,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "packaging"))
 
+from _interpreter import describe  # noqa: E402
 from bench_cli import deployment_file, race, revision  # noqa: E402
 from compile_engine import MODULES, compile_into, copy_checkout_besides_explorer  # noqa: E402
 
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         document, current = deployment_file(folder, args.scenario, args.dags, args.days, args.seed)
         compiled = folder / "compiled"
         print(f"dags={len(document['dags'])} clock={document['clock']}", flush=True)
+        print(describe(engine=False), flush=True)  # every side runs on this interpreter
         print(f"compiling {len(modules)} modules with mypyc ...", flush=True)
         build_s = _compile(compiled, modules)
         if args.keep is not None:

@@ -96,6 +96,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._airflow_side import Case, Result, decode_args, fmt
+from benchmarks._interpreter import describe
 from benchmarks.bench_timetables import Mismatch, airflow_chains, compare, our_chain, run_row
 from explorer.engine import runlog as _runlog
 from explorer.engine.assets.condition import AllOf, AnyOf, AssetKey, AssetNode, Condition
@@ -550,6 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{fmt(CLOCK_START)}, seed {args.seed}; generate_s={generate_s:.2f}; checkpoints "
         + (f"every {args.checkpoint_every} instants" if args.checkpoint_every else "off")
     )
+    print(describe())  # figures under two interpreters differ (benchmarks/README.md)
 
     horizon = timedelta(hours=args.hours) if args.hours is not None else timedelta(days=args.days)
     if args.progress is None:  # a long run says how far it got, a day at a time

@@ -204,7 +204,9 @@ class Simulation:
     def emit(
         self, kind: str, dag_id: str | None = None, run: DagRun | None = None, detail: str = ""
     ) -> None:
-        if self._observers:
+        """Tell every subscriber about one change; nobody subscribed, nothing built
+        (``observed`` is the flag :meth:`subscribe` keeps, the one compiled code reads)."""
+        if self.observed:
             change = Change(kind, self.state.now, dag_id, run, detail)
             for observer in list(self._observers):
                 observer(change)
@@ -274,7 +276,7 @@ class Simulation:
         per-loop cap may have bound, the initial state is restored for the loop."""
         self._leave_bulk()
         fresh, self._fresh = self._fresh, False
-        if not (fresh and self.bulk) or progress is not None or self._observers:
+        if not (fresh and self.bulk) or progress is not None or self.observed:
             return False
         if self.checkpoint_every:
             return False

@@ -3,11 +3,10 @@
 The environment is the one a DAG's task gets by default in Airflow 3.3.2:
 jinja2's *sandboxed* environment with ``StrictUndefined`` (a missing key is
 an error, not an empty string), the ``do`` extension, Airflow's date
-filters (``{{ logical_date | ds }}``) and the deterministic part of
-``macros`` (``ds_add``, ``ds_format``, ``datetime``, ``timedelta``,
-``dateutil``, ``json``). Macros that read the wall clock or draw random
-numbers (``time``, ``uuid``, ``random``, ``datetime_diff_for_humans`` without
-a second date) are left out: a simulation never reads the wall clock.
+filters (``{{ logical_date | ds }}``) and ``macros``. The sandbox here is
+closed where Airflow's is not (:mod:`explorer.engine.templating.sandbox`):
+``macros`` is a set of read-only proxies, never a module, and every render is
+bounded by counted work and output size (:mod:`~explorer.engine.templating.limits`).
 
 Nothing a template does can reach past the sandbox, and an error never
 escapes: each run's result is either the rendered text or the error as text.
@@ -15,36 +14,23 @@ escapes: each run's result is either the rendered text or the error as text.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from types import SimpleNamespace
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-import dateutil
 import jinja2
 import jinja2.exceptions
 import jinja2.sandbox
+
+from explorer.engine.templating.limits import RenderBudget, TemplateLimitError, traced
+from explorer.engine.templating.macros import build_macros
+from explorer.engine.templating.sandbox import TemplateSandbox
 
 if TYPE_CHECKING:
     from explorer.engine.runs import DagRun
     from explorer.engine.simulation import Simulation
 
 __all__ = ["Rendered", "TemplateRenderer", "render_runs", "render_template"]
-
-
-def ds_add(ds: str, days: int) -> str:
-    """``macros.ds_add``: ``YYYY-MM-DD`` plus ``days``."""
-    if not days:
-        return str(ds)
-    day = datetime.strptime(str(ds), "%Y-%m-%d")  # noqa: DTZ007 -- a calendar date, no instant
-    return (day + timedelta(days=days)).strftime("%Y-%m-%d")
-
-
-def ds_format(ds: str, input_format: str, output_format: str) -> str:
-    """``macros.ds_format``: re-format a date string."""
-    parsed = datetime.strptime(str(ds), input_format)  # noqa: DTZ007 -- text in, text out
-    return parsed.strftime(output_format)
 
 
 def _filter(fmt: str | None) -> Any:
@@ -71,22 +57,6 @@ FILTERS = {
     "ts_nodash_with_tz": _ts_nodash_with_tz,
 }
 
-MACROS = SimpleNamespace(
-    ds_add=ds_add,
-    ds_format=ds_format,
-    datetime=datetime,
-    timedelta=timedelta,
-    dateutil=dateutil,
-    json=json,
-)
-
-
-class _AirflowSandbox(jinja2.sandbox.SandboxedEnvironment):
-    """Airflow's sandbox: ``_private`` attributes readable, ``__dunder__`` ones not."""
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        return not jinja2.sandbox.is_internal_attribute(obj, attr) and not attr.startswith("__")
-
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
@@ -101,12 +71,16 @@ class Rendered:
 
 
 class TemplateRenderer:
-    """One template compiled once, rendered against many contexts."""
+    """One template compiled once, rendered against many contexts, each within its budget."""
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.env = _AirflowSandbox(
-            undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.do"], cache_size=0
+        self.budget = RenderBudget()
+        self.env = TemplateSandbox(
+            self.budget,
+            undefined=jinja2.StrictUndefined,
+            extensions=["jinja2.ext.do"],
+            cache_size=0,
         )
         self.env.filters.update(FILTERS)
         self.compile_error: str | None = None
@@ -119,14 +93,34 @@ class TemplateRenderer:
     def render(self, context: dict[str, Any]) -> Rendered:
         if self.template is None:
             return Rendered(error=self.compile_error)
+        budget = self.budget
+        budget.steps = budget.output = 0
+        variables = {**context, "macros": build_macros(*_now_and_seed(context))}
         try:
-            return Rendered(text=self.template.render(**context, macros=MACROS))
+            with traced(budget):
+                text = "".join(budget.emit(chunk) for chunk in self.template.generate(variables))
+            return Rendered(text=text)
         except jinja2.UndefinedError as exc:
             return Rendered(error=f"{exc.message}{_absent_hint(exc.message, context)}")
         except jinja2.exceptions.SecurityError as exc:
             return Rendered(error=f"not allowed in the sandbox: {exc}")
+        except TemplateLimitError as exc:
+            return Rendered(error=f"over the render limit: {exc}")
+        except RecursionError:
+            return Rendered(error="over the render limit: recursion too deep")
+        except MemoryError:
+            return Rendered(error="over the render limit: out of memory")
         except Exception as exc:  # a template's own error belongs in its cell, not a dialog
             return Rendered(error=f"{type(exc).__name__}: {exc}")
+
+
+def _now_and_seed(context: dict[str, Any]) -> tuple[datetime, str]:
+    """The run's simulated "now" (its start, else its run_after) and the seed of its draws."""
+    dag_run = context.get("dag_run")
+    now = getattr(dag_run, "start_date", None) or getattr(dag_run, "run_after", None)
+    if not isinstance(now, datetime):
+        now = datetime(1970, 1, 1, tzinfo=UTC)
+    return now, str(context.get("run_id", ""))
 
 
 def _absent_hint(message: str | None, context: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ import pytest
 
 from explorer.engine.render import TemplateRenderer, render_template
 
+
 class _DagRun:
     """The two fields of ``dag_run`` the sandbox reads for a run's "now"."""
 
@@ -36,12 +37,12 @@ ESCAPES = [
     '{{ macros.json.codecs.sys.modules.os.system("touch PWNED") }}',
     "{{ macros.json.codecs.builtins.exec(\"open('PWNED','w').write('x')\") }}",
     '{{ macros.json.codecs.open("/etc/hostname").read() }}',
-    '{{ macros.json.decoder.re.sre_compile }}',
+    "{{ macros.json.decoder.re.sre_compile }}",
     '{{ macros.dateutil.parser.os.system("touch PWNED") }}',
     '{{ macros.dateutil.relativedelta.calendar.sys.modules["os"].system("touch PWNED") }}',
-    '{{ macros.time.sleep(100) }}',
+    "{{ macros.time.sleep(100) }}",
     '{{ macros.uuid.os.system("touch PWNED") }}',
-    '{{ macros.datetime.__subclasses__() }}',
+    "{{ macros.datetime.__subclasses__() }}",
     "{{ ''.__class__.__mro__[1].__subclasses__() }}",
     "{% for c in ().__class__.__base__.__subclasses__() %}{{ c }}{% endfor %}",
     "{{ cycler.__init__.__globals__.os }}",

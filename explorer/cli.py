@@ -12,10 +12,12 @@ behaviour differs (``diff``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -37,6 +39,7 @@ from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
 from explorer.scenario.model import Scenario
 from explorer.scenario.options import find_option, parse_option_text, with_option
+from explorer.scenario.printable import printable
 from explorer.scenario.simulate import make_simulation
 
 __all__ = ["main"]
@@ -313,6 +316,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     # imported here: the importer (an AST reader of DAG files) is a third of the
     # import time of every other command (issue 14, start-up)
     from explorer.importer.command import ImportUsageError, run_import_command
+    from explorer.importer.discover import IgnoreTooComplex
 
     try:
         return run_import_command(
@@ -324,7 +328,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
             ignore_syntax=args.ignore_syntax,
             now=datetime.now(UTC).replace(second=0, microsecond=0),
         )
-    except ImportUsageError as exc:
+    except (ImportUsageError, IgnoreTooComplex) as exc:
         raise CliError(str(exc), 2) from exc
 
 
@@ -446,19 +450,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     out = io.StringIO()
+    scenario = getattr(args, "scenario", "")
     try:
         status = int(args.func(args, out))
     except ScenarioError as exc:
-        sys.stderr.write(f"{exc}\n")
-        return 1
+        return _fail(f"{exc}", 1)
     except SimulationLimitError as exc:
-        sys.stderr.write(f"error: {getattr(args, 'scenario', '')}: {exc}\n")
-        return 3
+        return _fail(f"error: {scenario}: {exc}", 3)
     except CliError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return exc.code
+        return _fail(f"error: {exc}", exc.code)
     except EngineError as exc:
-        sys.stderr.write(f"error: {getattr(args, 'scenario', '')}: {exc}\n")
-        return 1
-    sys.stdout.write(out.getvalue())
+        return _fail(f"error: {scenario}: {exc}", 1)
+    except OSError as exc:  # an output that cannot be written (a missing folder, a full disk)
+        return _fail(f"error: {_os_error(exc)}", 2)
+    try:
+        sys.stdout.write(out.getvalue())
+        sys.stdout.flush()
+    except OSError as exc:
+        _quiet_stdout()
+        return _fail(f"error: cannot write the output: {exc.strerror or exc}", 2)
     return status
+
+
+def _fail(message: str, code: int) -> int:
+    """Print ``message`` on stderr with control characters escaped (names in it come
+    from other people's files) and return the exit status."""
+    sys.stderr.write(printable(message) + "\n")
+    return code
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for an operating-system error: the file and the reason, no traceback."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    return f"{where}{exc.strerror or exc}"
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's own flush at exit cannot fail again."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

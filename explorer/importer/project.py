@@ -29,6 +29,7 @@ from explorer.importer.reader import ModuleLoader, read_module
 from explorer.importer.report import DagReport, FileReport, ImportReport, Unresolved
 from explorer.importer.result import Cancel, ImportCancelled, ImportResult, Progress
 from explorer.importer.scenario import build_scenario
+from explorer.importer.source import SourceError, decode_source
 from explorer.scenario.checks import validate_scenario
 from explorer.scenario.model import Scenario
 from explorer.scenario.values import format_duration
@@ -74,8 +75,8 @@ def module_finder(folder: Path) -> Callable[[str], tuple[str, str] | None]:
                 if candidate.stat().st_size >= 10 * 1024 * 1024:
                     return None
                 try:
-                    text = candidate.read_bytes().decode("utf-8")
-                except UnicodeDecodeError:
+                    text = decode_source(candidate.read_bytes())
+                except (SourceError, OSError):
                     return None
                 return text, candidate.relative_to(folder).as_posix()
         if base.is_dir():
@@ -204,9 +205,9 @@ def _read_file(
             "so Airflow's DAG processor does not parse it",
         )
     try:
-        source = content.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return FileReport(display, "error", f"not UTF-8 text: {exc}")
+        source = decode_source(content)
+    except SourceError as exc:
+        return FileReport(display, "error", str(exc))
     try:
         tree = ast.parse(source, filename=display)
     except SyntaxError as exc:

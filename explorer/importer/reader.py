@@ -25,6 +25,7 @@ import datetime as dt
 import operator
 import posixpath
 import re
+import string
 import zoneinfo
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -69,6 +70,8 @@ MAX_CALL_DEPTH = 6
 MAX_STEPS = 400_000
 #: Longest string or list a DAG file may build while being read.
 MAX_SIZE = 1_000_000
+#: Largest integer a DAG file may build while being read (about 30,000 digits).
+MAX_INT_BITS = 100_000
 #: ``__name__`` of a DAG file when DagBag loads it: never ``"__main__"``.
 DAGBAG_MODULE_NAME = "unusual_prefix_dagbag_module"
 
@@ -228,9 +231,48 @@ def _is_plain(value: Any) -> bool:
 
 
 def _sized(value: Any) -> Any:
-    if isinstance(value, str | list | tuple | bytes) and len(value) > MAX_SIZE:
+    """``value``, or :class:`_TooMuch` when it is larger than a DAG file may build."""
+    if isinstance(value, str | list | tuple | bytes | dict | set | frozenset):
+        if len(value) > MAX_SIZE:
+            raise _TooMuch
+    elif isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
         raise _TooMuch
     return value
+
+
+def _work(value: Any) -> int:
+    """The steps a C-level operation on ``value`` is charged: one per 100 items, or
+    per 6,400 bits of an integer, so a loop of large builtin calls runs out of steps."""
+    if isinstance(value, str | list | tuple | bytes | dict | set | frozenset):
+        return len(value) // 100
+    if isinstance(value, int):
+        return value.bit_length() // 6400
+    return 0
+
+
+def _expected_size(func: Any, values: list[Any]) -> int:
+    """What a string or list builder would build, computed before it runs (``sum`` of
+    lists, ``str.join``, ``str.replace``): the result is refused before it is allocated."""
+    name = getattr(func, "__name__", "")
+    owner = getattr(func, "__self__", None)
+    if func is sum and len(values) == 2 and isinstance(values[1], list | tuple | str):
+        items: list[Any] | tuple[Any, ...] = (
+            values[0] if isinstance(values[0], list | tuple) else ()
+        )
+        start: list[Any] | tuple[Any, ...] | str = values[1]
+        sizes = [len(i) for i in items if isinstance(i, list | tuple | str)]
+        return len(start) + int(sum(sizes))
+    if isinstance(owner, str) and name == "join" and values:
+        items = values[0] if isinstance(values[0], list | tuple) else ()
+        return sum(len(i) for i in items if isinstance(i, str)) + len(owner) * len(items)
+    if isinstance(owner, str) and name == "replace" and len(values) >= 2:
+        old, new = str(values[0]), str(values[1])
+        count = owner.count(old) if old else len(owner) + 1
+        return len(owner) + count * max(len(new) - len(old), 0)
+    if isinstance(owner, str) and name == "expandtabs":
+        tab = values[0] if values and isinstance(values[0], int) else 8
+        return len(owner) + owner.count("\t") * max(tab, 0)
+    return 0
 
 
 # ---------------------------------------------------------------------------- module loading
@@ -311,13 +353,21 @@ class _Reader:
         self.doubts: list[tuple[int, str]] = []
         self.depth = 0
         self.steps = 0
+        #: The line of the statement being read (where a budget runs out).
+        self.line = 0
 
     # ------------------------------------------------------------------ statements
     def run_module(self, tree: ast.Module) -> None:
         try:
             self.block(tree.body, None)
         except _TooMuch:
-            self.missed.append((0, "the file computes too much to be read statically"))
+            self.missed.append(
+                (
+                    self.line,
+                    f"too much work to read statically: over {MAX_STEPS:,} steps or a value "
+                    f"over {MAX_SIZE:,} items (an import gives the same answer on every machine)",
+                )
+            )
         except (_Return, _Break, _Continue):
             pass
 
@@ -325,13 +375,14 @@ class _Reader:
         for stmt in body:
             self.stmt(stmt, scope)
 
-    def tick(self) -> None:
-        self.steps += 1
+    def tick(self, count: int = 1) -> None:
+        self.steps += count
         if self.steps > MAX_STEPS:
             raise _TooMuch
 
     def stmt(self, node: ast.stmt, scope: dict[str, Any] | None) -> None:
         self.tick()
+        self.line = node.lineno
         if isinstance(node, ast.Expr):
             self.eval(node.value, scope)
         elif isinstance(node, ast.Assign):
@@ -822,6 +873,7 @@ class _Reader:
         """Run a pure computation on plain values; its failure is an Unknown, never a crash."""
         try:
             value = _sized(compute())
+            self.tick(_work(value))
         except _TooMuch:
             raise
         except Exception as exc:  # the DAG file's own error: Airflow would fail too
@@ -1083,13 +1135,18 @@ class _Reader:
                 + sum((n for _, n in plain_args), ())
                 + sum((n for _, n in plain_kwargs.values()), ())
             )
-            if getattr(raw, "__name__", "") in ("format", "format_map") and not all(
-                _is_plain(v) for v in [*values, *kvalues.values()]
-            ):
-                return Unknown(line, "str.format of values that are not plain data")
+            if getattr(raw, "__name__", "") in ("format", "format_map"):
+                if not all(_is_plain(v) for v in [*values, *kvalues.values()]):
+                    return Unknown(line, "str.format of values that are not plain data")
+                refusal = _format_fields_refusal(str(raw.__self__))
+                if refusal is not None:
+                    return Unknown(line, refusal)
             if any(
                 isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SIZE for v in values
             ):
+                raise _TooMuch
+            self.tick(sum(_work(v) for v in values) + _work(getattr(raw, "__self__", None)))
+            if _expected_size(raw, values) > MAX_SIZE:
                 raise _TooMuch
             return self.real(lambda: raw(*values, **kvalues), every, line)
         return Unknown(line, "a call of a value the import does not follow")
@@ -1141,6 +1198,10 @@ class _Reader:
             return Unknown(
                 line, f"{getattr(func, '__name__', 'builtin')}() of values that are not plain data"
             )
+
+        self.tick(sum(_work(v) for v in values))
+        if _expected_size(func, values) > MAX_SIZE:
+            raise _TooMuch
 
         def compute() -> Any:
             result = func(*values, **kvalues)
@@ -1505,6 +1566,33 @@ def _truthy(value: Any) -> bool:
 def _format_ok(text: str) -> bool:
     """No width or precision in a format string large enough to build a huge string."""
     return not re.search(r"\d{7,}", text)
+
+
+def _format_fields_refusal(template: str) -> str | None:
+    """Why ``template.format(...)`` is not evaluated, or None when it may be.
+
+    A replacement field may name an attribute (``{0.__init__.__globals__}``) or
+    an index, and ``str.format`` follows it on the real object: the way from a
+    value to a module's globals, the environment and ``sys.path``. The reader
+    formats only fields that name an argument, or index into one.
+    """
+    pending = [template]
+    while pending:
+        text = pending.pop()
+        try:
+            fields = list(string.Formatter().parse(text))
+        except ValueError:
+            return None  # the real call raises the same error, reported as such
+        for _, name, spec, _ in fields:
+            if name is None:
+                continue
+            if "." in name or "__" in name:
+                return "str.format with an attribute in a replacement field is not read statically"
+            if spec:
+                if not _format_ok(spec):
+                    return "a format spec too large to read"
+                pending.append(spec)
+    return None
 
 
 def _bound_to_safe(func: Any) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from explorer.scenario.printable import printable_line
 from explorer.scenario.values import JsonObject
 
 __all__ = [
@@ -154,4 +155,5 @@ class ImportReport:
             for u in d.unresolved:
                 lines.append(f"  {u.file}:{u.line}: {d.dag_id}.{u.field}: {u.reason}")
         lines.extend(f"  note: {n}" for n in self.notes)
-        return "\n".join(lines)
+        # names and reasons come from other people's files: one line each, no escapes
+        return "\n".join(printable_line(line) for line in lines)

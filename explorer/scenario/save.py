@@ -6,17 +6,20 @@ indentation, keys in schema order, UTF-8, a final newline, and small shallow
 containers (a run selector, a layout position, a list of asset nodes) on one
 line.
 
-The file is replaced, never rewritten in place: the text goes to a temporary
+The file is replaced, not rewritten in place: the text goes to a temporary
 file in the same folder, is flushed to disk, then moved over the old file with
 ``os.replace``. A save that fails at any point leaves the old file as it was.
+A file with several hard links is the exception (:func:`save_scenario`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from explorer.scenario.model import Scenario
@@ -26,6 +29,7 @@ from explorer.scenario.write import write_scenario
 __all__ = ["dumps_scenario", "save_scenario", "to_canonical_json"]
 
 _INDENT = "  "
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 #: A shallow container stays on one line if the line is at most this wide ...
 _INLINE_WIDTH = 100
 #: ... and it nests at most this deep (a selector: 1; a list of asset nodes: 2).
@@ -38,9 +42,27 @@ def dumps_scenario(scenario: Scenario) -> str:
 
 
 def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
-    """Write ``scenario`` to ``path`` atomically (the old file survives any failure)."""
-    target = Path(path)
+    """Write ``scenario`` to ``path`` atomically (the old file survives any failure).
+
+    A symlink is followed: the file it points to is written and the link stays. A
+    read-only file is refused (``PermissionError``), never replaced. A file with
+    other hard links is written in place once a complete copy is on disk beside it,
+    so every name keeps seeing the same file.
+    """
+    target = Path(os.path.realpath(path))
     data = dumps_scenario(scenario).encode("utf-8")  # fails before the disk is touched
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "the folder does not exist", str(target.parent))
+    try:
+        existing = target.stat()
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and (
+        not existing.st_mode & _WRITE_BITS or not os.access(target, os.W_OK)
+    ):  # the mode too: root may write anything, but a 0444 file says "keep me"
+        raise PermissionError(
+            errno.EACCES, "the file is read-only: save under another name", str(path)
+        )
     temp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     try:
@@ -48,14 +70,30 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike[str]) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temp, target.stat().st_mode & 0o7777)  # keep the old file's permissions
+        if existing is not None and existing.st_nlink > 1:
+            _write_in_place(target, temp, data)
+            temp.unlink()
+            return
+        if existing is not None:
+            os.chmod(temp, existing.st_mode & 0o7777)  # keep the old file's permissions
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
     _sync_folder(target.parent)
+
+
+def _write_in_place(target: Path, copy: Path, data: bytes) -> None:
+    """Rewrite a hard-linked file in place, after ``copy`` (complete and synced) was
+    read back equal: were this write cut short, the copy holds the text."""
+    if copy.read_bytes() != data:
+        raise OSError(errno.EIO, "the copy read back differs; nothing was changed", str(copy))
+    with open(target, "r+b") as stream:
+        stream.write(data)
+        stream.truncate()
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def _sync_folder(folder: Path) -> None:

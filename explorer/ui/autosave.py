@@ -49,6 +49,8 @@ class Recovery:
     saved_at: str
     name: str
     pid: int
+    #: Why its sidecar was set aside, or None.
+    problem: str | None = None
 
 
 class Autosaver(QObject):
@@ -113,6 +115,10 @@ def discard_recovery(path: Path, meta: Path) -> None:
             file.unlink()
 
 
+#: Linux's largest possible process id (``PID_MAX_LIMIT``); other systems stay below it.
+_PID_MAX = 4_194_304
+
+
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
@@ -127,18 +133,43 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _read_meta(meta: Path) -> tuple[dict[str, object], str | None]:
+    """The sidecar's fields and what was wrong with it, if anything. A sidecar that is not
+    a JSON object is renamed ``*.bad``; a pid that is not a process id is dropped (its
+    owner cannot be alive). A recovery file is never lost to a bad sidecar."""
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, "its note is missing"
+    except (OSError, ValueError) as exc:
+        info = exc
+    if not isinstance(info, dict):
+        with contextlib.suppress(OSError):
+            meta.replace(meta.with_name(meta.name + ".bad"))
+        problem = info if isinstance(info, Exception) else "not a JSON object"
+        return {}, f"its note could not be read ({problem}) and was set aside"
+    pid = info.get("pid")
+    if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid <= _PID_MAX:
+        return {k: v for k, v in info.items() if k != "pid"}, (
+            f"its note names no valid process ({pid!r})"
+        )
+    return info, None
+
+
 def pending_recoveries(folder: Path) -> list[Recovery]:
-    """Recovery files left by sessions that did not end cleanly, newest first."""
+    """Recovery files left by sessions that did not end cleanly, newest first.
+
+    A sidecar that cannot be trusted (not JSON, a pid that is not a process id) is
+    renamed ``*.bad`` and its recovery file is offered with the problem stated.
+    """
     if not folder.is_dir():
         return []
     found = []
     for path in folder.glob(f"*{_SUFFIX}"):
         meta = path.with_name(path.name.removesuffix(_SUFFIX) + _META)
-        try:
-            info = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            info = {}
-        pid = int(info.get("pid", 0) or 0)
+        info, problem = _read_meta(meta)
+        pid = info.get("pid", 0)
+        assert isinstance(pid, int)
         if pid and _alive(pid):
             continue
         original = info.get("original")
@@ -146,10 +177,11 @@ def pending_recoveries(folder: Path) -> list[Recovery]:
             Recovery(
                 path,
                 meta,
-                Path(original) if original else None,
+                Path(original) if isinstance(original, str) and original else None,
                 str(info.get("saved_at", "")),
-                str(info.get("name", path.stem)),
+                str(info.get("name", path.name.removesuffix(_SUFFIX))),
                 pid,
+                problem,
             )
         )
     return sorted(found, key=lambda r: r.saved_at, reverse=True)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from explorer.scenario import ScenarioError
 from explorer.ui.autosave import Recovery
+from explorer.ui.recovery_dialog import RecoveryAnswer, RecoveryDialog
 
 __all__ = ["Prompts", "SaveAnswer", "scenario_error_text"]
 
@@ -88,23 +89,10 @@ class Prompts:
             return "discard"
         return "cancel"
 
-    def ask_recover(self, recoveries: list[Recovery]) -> Recovery | None:
-        labels = [
-            f"{r.name} — autosaved {r.saved_at}"
-            + (f" (from {r.original.name})" if r.original else " (never saved)")
-            for r in recoveries
-        ]
-        label, ok = QInputDialog.getItem(
-            self.parent,
-            "Recover unsaved work?",
-            "Schedule Explorer did not close cleanly. Recover this autosaved scenario?",
-            labels,
-            0,
-            False,
-        )
-        if not ok:
-            return None
-        return recoveries[labels.index(label)]
+    def ask_recover(self, recoveries: list[Recovery]) -> RecoveryAnswer:
+        dialog = RecoveryDialog(recoveries, self.parent)
+        dialog.exec()
+        return dialog.answer
 
     def open_path(self, folder: str) -> Path | None:
         name, _ = QFileDialog.getOpenFileName(self.parent, "Open scenario", folder, FILTER)

@@ -252,10 +252,11 @@ class FileOps(QObject):
         found = pending_recoveries(folder)
         if not found:
             return False
-        choice = self.prompts.ask_recover(found)
+        answer = self.prompts.ask_recover(found)
+        for recovery in answer.discard:  # only what the user chose to discard
+            discard_recovery(recovery.path, recovery.meta)
+        choice = answer.recover
         if choice is None:
-            for recovery in found:
-                discard_recovery(recovery.path, recovery.meta)
             return False
         try:
             scenario = files.read(choice.path)
@@ -277,8 +278,7 @@ class FileOps(QObject):
             path=choice.original if base is not None else None,
         )
         document.push(EditScenario(document, scenario, "Recovered unsaved work"))
-        for recovery in found:
-            discard_recovery(recovery.path, recovery.meta)
+        discard_recovery(choice.path, choice.meta)  # the others stay for later
         self.opened.emit(document)
         self.message.emit("Recovered unsaved work: save it to keep it")
         return True

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QMessageBox
 from explorer.ui.autosave import Recovery
 from explorer.ui.dialogs import Prompts, SaveAnswer
 from explorer.ui.main_window import MainWindow
+from explorer.ui.recovery_dialog import RecoveryAnswer
 from explorer.ui.session import SimulationSession
 from explorer.ui.settings import Preferences
 
@@ -70,6 +71,7 @@ class FakePrompts(Prompts):
         self.open_paths: deque[Path | None] = deque()
         self.save_paths: deque[Path | None] = deque()
         self.recover_choice: int | None = None
+        self.discard_choices: list[int] = []
         self.asked: list[str] = []
         self.errors: list[tuple[str, str]] = []
 
@@ -81,9 +83,12 @@ class FakePrompts(Prompts):
         self.asked.append(f"save? {name}")
         return self.save_answers.popleft() if self.save_answers else "discard"
 
-    def ask_recover(self, recoveries: list[Recovery]) -> Recovery | None:
+    def ask_recover(self, recoveries: list[Recovery]) -> RecoveryAnswer:
         self.asked.append(f"recover? {len(recoveries)}")
-        return None if self.recover_choice is None else recoveries[self.recover_choice]
+        return RecoveryAnswer(
+            None if self.recover_choice is None else recoveries[self.recover_choice],
+            [recoveries[i] for i in self.discard_choices],
+        )
 
     def open_path(self, folder: str) -> Path | None:
         self.asked.append("open?")

@@ -18,8 +18,9 @@ import dataclasses
 import io
 import json
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -37,10 +38,12 @@ from explorer.engine.types import ReferenceRun
 from explorer.engine.tz import get_zone
 from explorer.scenario import ScenarioError, build_engine_inputs, load_scenario
 from explorer.scenario.build import EngineInputs
+from explorer.scenario.load import MAX_FILE_SIZE_VARIABLE, parse_size
 from explorer.scenario.model import Scenario
 from explorer.scenario.options import find_option, parse_option_text, with_option
 from explorer.scenario.printable import printable
 from explorer.scenario.simulate import make_simulation
+from explorer.scenario.values import check_instant_range
 
 __all__ = ["main"]
 
@@ -56,13 +59,42 @@ class CliError(Exception):
 
 
 def _instant(text: str, what: str) -> datetime:
+    """An instant given on the command line: ISO-8601 with an offset or Z, or a date alone
+    (``2024-03-12``: midnight UTC); within the range a scenario file allows."""
+    if _DATE_ONLY.match(text):
+        text = f"{text}T00:00:00Z"
     try:
-        value = datetime.fromisoformat(text)
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as exc:
-        raise CliError(f"{what}: {text!r} is not an ISO-8601 datetime", 2) from exc
+        raise CliError(
+            f"{what}: {text!r} is not an ISO-8601 datetime (e.g. 2024-03-12T06:00Z, "
+            "or 2024-03-12 for midnight UTC)",
+            2,
+        ) from exc
     if value.tzinfo is None:
         raise CliError(f"{what}: {text!r} has no time zone; add an offset or Z (e.g. {text}Z)", 2)
-    return value.astimezone(UTC)
+    try:
+        return check_instant_range(value.astimezone(UTC), text)
+    except (ValueError, OverflowError) as exc:
+        raise CliError(f"{what}: {exc}", 2) from exc
+
+
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+
+
+def _count(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is below {least}")
+        return value
+
+    return parse
 
 
 def _load(path: str, settings: Sequence[str] = ()) -> EngineInputs:
@@ -156,7 +188,14 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     until = _instant(args.until, "--until") if args.until else None
     sim, end = _simulate(inputs, args.scenario, until, args.max_runs, args.spill_rows)
     if args.format == "csv":
-        _write_csv(sim, out, args.render)
+        if not args.csv_for_spreadsheets:
+            _write_csv(sim, out, args.render)
+            return 0
+        from explorer.analysis.spreadsheet import for_spreadsheets
+
+        exact = io.StringIO()
+        _write_csv(sim, exact, args.render)
+        out.write(for_spreadsheets(exact.getvalue()))
         return 0
     record = record_with_alerts(
         sim,
@@ -356,15 +395,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action=_VersionAction, help="print the version and the engine's build"
     )
+    parser.add_argument(
+        "--max-file-size",
+        metavar="SIZE",
+        help="refuse scenario files larger than this (bytes, or 512K, 64M, 1G; default "
+        f"256M, or the {MAX_FILE_SIZE_VARIABLE} environment variable)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sim = sub.add_parser("simulate", help="run a scenario headless and print the record")
     sim.add_argument("scenario")
-    sim.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
+    sim.add_argument(
+        "--until",
+        help="ISO-8601 instant with offset (2024-03-12T06:00Z), or a date alone for midnight UTC "
+        "(default: clock.until)",
+    )
     sim.add_argument("--format", choices=("json", "table", "csv"), default="json")
     sim.add_argument(
+        "--csv-for-spreadsheets",
+        action="store_true",
+        help="with --format csv: prefix with ' every cell a spreadsheet would run as a formula "
+        "(starting with =, @, tab, CR, or + or - not followed by a digit or P); the default "
+        "CSV stays exact",
+    )
+    sim.add_argument(
         "--max-runs",
-        type=int,
+        type=_count(1),
         default=DEFAULT_RUN_LIMIT,
         help=f"stop with an error past this many runs (default {DEFAULT_RUN_LIMIT:,})",
     )
@@ -384,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--spill-rows",
-        type=int,
+        type=_count(0),
         default=SPILL_ROWS,
         metavar="N",
         help="move ended runs to a scratch file N at a time so memory stays flat on long "
@@ -399,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     nxt = sub.add_parser("next-runs", help="the next runs of a time-driven DAG")
     nxt.add_argument("scenario")
     nxt.add_argument("dag_id")
-    nxt.add_argument("-n", type=int, default=10, help="how many runs (default 10)")
+    nxt.add_argument("-n", type=_count(1), default=10, help="how many runs (default 10)")
     nxt.add_argument("--at", help="the scheduler's clock (default: the scenario's clock.start)")
     nxt.add_argument(
         "--format",
@@ -432,9 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("explain", help="why a DAG did or did not run at an instant")
     exp.add_argument("scenario")
     exp.add_argument("dag_id")
-    exp.add_argument("--at", required=True, help="ISO-8601 instant with offset")
+    exp.add_argument(
+        "--at",
+        required=True,
+        help="ISO-8601 instant with offset (2024-05-02T12:00Z), or a date alone for midnight UTC",
+    )
     exp.add_argument("--format", choices=("text", "json"), default="text")
-    exp.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    exp.add_argument("--max-runs", type=_count(1), default=DEFAULT_RUN_LIMIT)
     exp.set_defaults(func=cmd_explain)
 
     from explorer.analysis.commands import add_parsers  # check, diff, report (issue 11)
@@ -446,6 +506,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.max_file_size is not None:
+        try:
+            parse_size(args.max_file_size)
+        except ValueError as exc:
+            return _fail(f"error: --max-file-size: {exc}", 2)
+        os.environ[MAX_FILE_SIZE_VARIABLE] = args.max_file_size  # read by every load
     if args.command is None:
         parser.print_help()
         return 2

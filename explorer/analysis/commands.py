@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from explorer.analysis.difftext import write_diff
 from explorer.analysis.junit import junit_xml
 from explorer.analysis.outcome import Outcome, outcome_of
-from explorer.cli import DEFAULT_RUN_LIMIT, CliError, _instant, _simulate
+from explorer.cli import DEFAULT_RUN_LIMIT, CliError, _count, _instant, _simulate
 from explorer.engine.diff import BehaviourDiff, diff_behaviour
 from explorer.engine.perf import bulk_allocation
 from explorer.engine.record import iso
@@ -207,9 +207,13 @@ def add_parsers(sub: Any) -> None:
         "when one fails)",
     )
     chk.add_argument("scenario")
-    chk.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
+    chk.add_argument(
+        "--until",
+        help="ISO-8601 instant with offset (2024-03-12T06:00Z), or a date alone for midnight UTC "
+        "(default: clock.until)",
+    )
     chk.add_argument("--junit", metavar="OUT.xml", help="also write the results as JUnit XML")
-    chk.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    chk.add_argument("--max-runs", type=_count(1), default=DEFAULT_RUN_LIMIT)
     chk.set_defaults(func=cmd_check)
 
     dif = sub.add_parser(
@@ -219,9 +223,13 @@ def add_parsers(sub: Any) -> None:
     )
     dif.add_argument("before")
     dif.add_argument("after")
-    dif.add_argument("--until", help="ISO-8601 instant (default: the later clock.until)")
+    dif.add_argument(
+        "--until",
+        help="ISO-8601 instant with offset, or a date alone for midnight UTC "
+        "(default: the later clock.until)",
+    )
     dif.add_argument("--format", choices=("text", "json"), default="text")
-    dif.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    dif.add_argument("--max-runs", type=_count(1), default=DEFAULT_RUN_LIMIT)
     dif.set_defaults(func=cmd_diff)
 
     rep = sub.add_parser(
@@ -229,7 +237,11 @@ def add_parsers(sub: Any) -> None:
         help="write a self-contained HTML review report (pictures, runs, alerts, expectations)",
     )
     rep.add_argument("scenario")
-    rep.add_argument("--until", help="ISO-8601 instant with offset (default: clock.until)")
+    rep.add_argument(
+        "--until",
+        help="ISO-8601 instant with offset (2024-03-12T06:00Z), or a date alone for midnight UTC "
+        "(default: clock.until)",
+    )
     rep.add_argument("-o", "--output", required=True, metavar="REPORT.html")
-    rep.add_argument("--max-runs", type=int, default=DEFAULT_RUN_LIMIT)
+    rep.add_argument("--max-runs", type=_count(1), default=DEFAULT_RUN_LIMIT)
     rep.set_defaults(func=cmd_report)

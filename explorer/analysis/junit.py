@@ -7,6 +7,7 @@ Jenkins (``junit`` step) all read the Ant-style ``<testsuites>`` document: one
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
@@ -55,5 +56,22 @@ def junit_xml(results: Sequence[ExpectationResult], *, suite: str, until: str) -
             fail.text = "\n".join(lines)
         else:
             ET.SubElement(case, "system-out").text = result.description
+    for element in root.iter():
+        element.text = _xml_safe(element.text)
+        for key, value in element.attrib.items():
+            element.attrib[key] = _xml_safe(value) or ""
     ET.indent(root)
     return bytes(ET.tostring(root, encoding="utf-8", xml_declaration=True))
+
+
+#: Characters XML 1.0 does not allow anywhere, even escaped (controls but tab, newline
+#: and carriage return; lone surrogates; U+FFFE and U+FFFF).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_safe(text: str | None) -> str | None:
+    """``text`` with each character XML forbids written as its escape (``\\x1b``), so
+    every CI's parser reads the report and a person still sees what was there."""
+    if text is None:
+        return None
+    return _FORBIDDEN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)

@@ -344,9 +344,6 @@ def due_at(sim: Host, dag: DagState) -> datetime | None:
     """When this DAG next needs a loop to create a scheduled run (SCH-2)."""
     if not dag.deployed or dag.is_paused or dag.exceeds_max_active_runs or dag.is_stale:
         return None
-    bulk = sim.state.bulk
-    if bulk is not None and dag.dag_id in bulk.parked:
-        return None  # claimed by the bulk path (adr/0012)
     if dag.stalled_on is not None:
         return dag.wake_at
     if dag.next_run is None:

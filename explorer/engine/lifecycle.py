@@ -66,8 +66,6 @@ def new_run(
     sort_ordinal: int | None = None,
 ) -> DagRun:
     st = sim.state
-    if st.bulk is not None:  # claimed runs created before this instant come first (adr/0012)
-        st.bulk.before(sim, now)
     if len(st.runs) >= sim.run_limit:
         raise SimulationLimitError(
             f"the scenario would create more than {sim.run_limit:,} runs "
@@ -211,16 +209,12 @@ def finish_due_tasks(sim: Host, t: datetime) -> None:
     completions = st.completions
     dags = st.dags
     dag_ids = sim.dag_ids
-    bulk = st.bulk
     touched = st.touched
     active = st.active
     pop = heapq.heappop
     while completions and completions[0][0] <= t:
         _, order, nth, task_index, _ = pop(completions)
         dag_id = dag_ids[order]
-        if bulk is not None and dag_id in bulk.parked:  # adr/0012
-            bulk.emit(sim, t, order, nth, task_index)
-            continue
         dag = dags[dag_id]
         # A running task's run is active: read by key, not through the DAG's run log
         # view (issue 14, tail); the log only for a run that is not (a script ended it).

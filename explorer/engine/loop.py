@@ -295,22 +295,13 @@ def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None
     # SCH-2's pick, in dags_needing_dagruns' order; SCH-1: a DAG that got a partition
     # run this loop gets nothing else.
     limit = sim.config.max_dagruns_to_create_per_loop
-    taken, left, count = dagschedule.take_due(
-        sim, now, skip or set(), asset_ready, limit, made_wait
-    )
+    taken, left, _ = dagschedule.take_due(sim, now, skip or set(), asset_ready, limit, made_wait)
     ready_ids = {d.dag_id for d in asset_ready}
-    bulk = st.bulk  # the bulk path's runs of this loop go in among these (adr/0012)
-    if bulk is not None:
-        bulk.note_loop(now, count)
     for dag in taken:
         # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.
         if dag.dag_id not in ready_ids:
-            if bulk is not None and dag.next_run is not None:
-                bulk.upto(sim, now, dag.next_run.run_after, dag.order)
             create_scheduled_run(sim, dag, now)
             dagschedule.reschedule(sim, dag)
-    if bulk is not None:
-        bulk.through(sim, now)
     for dag in taken:
         if dag.dag_id in ready_ids:
             asset_rules.create_asset_run(sim, dag, now)
@@ -375,8 +366,6 @@ def start_queued_runs(sim: Host, now: datetime) -> bool:
         return st.dags[r.dag_id].spec.max_active_runs
 
     eligible = [r for r in queued if running.get((r.dag_id, r.backfill_id), 0) < limit(r)]
-    if st.bulk is not None:
-        st.bulk.note_queued(now, len(eligible))
     # get_queued_dag_runs_to_set_running: backfill ordinal (nulls first), DAGs with fewer
     # running runs first, then run_after; creation order breaks ties.
     eligible.sort(

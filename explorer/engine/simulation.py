@@ -41,7 +41,6 @@ from explorer.engine.assets.store import AssetStore
 from explorer.engine.assets.watchers import WatcherSpec
 from explorer.engine.back_snapshot import BackSnapshot
 from explorer.engine.back_snapshot import take as take_back_snapshot
-from explorer.engine.bulk import path as bulk_path
 from explorer.engine.config import SchedulerConfig
 from explorer.engine.dag import DagSpec
 from explorer.engine.dagfile import DagFile, DeployDag
@@ -108,14 +107,8 @@ class Simulation:
         declared_assets: Sequence[AssetKey] = (),
         options: AirflowOptions | None = None,
         refresh_grid: bool = True,
-        bulk: bool = True,
         spill_rows: int = 0,
     ) -> None:
-        #: The bulk path (adr/0012) may compute free-running DAGs' runs when the
-        #: simulation goes to its horizon in one ``advance_to`` (False: the loop alone).
-        self.bulk = bulk
-        self._fresh = True  # nothing processed yet: the bulk path may start from here
-        self._bulk_used = False  # the state came from the bulk path (see _leave_bulk)
         self.config = config or SchedulerConfig()
         self.start = start
         self.ticks = ticks or GridCadence(start, self.config.loop_interval)
@@ -231,7 +224,6 @@ class Simulation:
 
     def add_action(self, action: act.Action) -> None:
         """Add a script action at or after the clock (it becomes part of the script)."""
-        self._leave_bulk()
         scripting.insert(self, self.script, action)
 
     def next_event_time(self) -> datetime | None:
@@ -240,7 +232,6 @@ class Simulation:
 
     def step(self) -> datetime | None:
         """Advance to the next event and process it; returns its instant."""
-        self._leave_bulk()
         t = self.next_event_time()
         if t is None:
             return None
@@ -257,8 +248,6 @@ class Simulation:
         """
         if instant < self.state.now:
             raise EngineError("the simulation cannot go back; restore a checkpoint instead")
-        if self._try_bulk(instant, progress):
-            return
         while True:
             t = self.next_event_time()
             if t is None or t > instant:
@@ -269,34 +258,6 @@ class Simulation:
                 return
         loop.set_clock(self, instant)
         self.emit("clock")
-
-    def _try_bulk(self, instant: datetime, progress: Callable[[datetime], bool] | None) -> bool:
-        """The bulk path (adr/0012) for a fresh, unobserved simulation taken to its
-        horizon at once; True when it did the whole advance. When it finds that a
-        per-loop cap may have bound, the initial state is restored for the loop."""
-        self._leave_bulk()
-        fresh, self._fresh = self._fresh, False
-        if not (fresh and self.bulk) or progress is not None or self.observed:
-            return False
-        if self.checkpoint_every:
-            return False
-        outcome = bulk_path.advance(self, instant)
-        if outcome is True:
-            self._bulk_used = True
-            return True
-        if outcome is False:
-            self.restore(self._initial)
-        return False
-
-    def _leave_bulk(self) -> None:
-        """Before the simulation goes on from a bulk advance, the loop simulates the same
-        stretch again, so that every DAG has a live state to continue from."""
-        if not self._bulk_used:
-            return
-        self._bulk_used = False
-        now = self.state.now
-        self.restore(self._initial)
-        self.advance_to(now)
 
     def rewind_to(
         self, instant: datetime, *, snapshot: SimState | BackSnapshot | None = None
@@ -388,7 +349,6 @@ class Simulation:
 
     def checkpoint(self) -> SimState:
         """A snapshot of the whole state (specs and timetables are shared, not copied)."""
-        self._leave_bulk()
         return copy.deepcopy(self.state, self._shared())
 
     def back_snapshot(self, previous: BackSnapshot | None = None) -> BackSnapshot:
@@ -397,14 +357,12 @@ class Simulation:
         events shared and kept by their lengths, and the DAG states unchanged since
         ``previous`` (this simulation's latest snapshot still kept) borrowed from it.
         Give it to :meth:`rewind_to` at most once."""
-        self._leave_bulk()
         return take_back_snapshot(self.state, self._shared(), previous)
 
     def restore(self, snapshot: SimState, *, owned: bool = False) -> None:
         """Make a copy of ``snapshot`` the state; ``owned``: the caller gives the snapshot
         up, so it becomes the live state itself and restoring costs no copy."""
         self.state = snapshot if owned else copy.deepcopy(snapshot, self._shared())
-        self._bulk_used = False
         self.index_listeners()  # a restored DAG may have other references (DEP-5, DEP-6)
         self.emit("clock")
 

@@ -116,7 +116,3 @@ class SimState:
     #: (run or skipped) it has seen.
     rotation: Rotation = field(default_factory=Rotation)
     examined_upto: datetime | None = None
-    # --- the bulk path (bulk/path.py): the claimed runs not yet in the log, the
-    # parked DAGs and the loop's cap demands (a ``bulk.feed.BulkFeed``; typed loosely
-    # so that the state does not import the bulk path's parts)
-    bulk: Any = None

@@ -52,6 +52,9 @@ def run_import_command(
         raise ImportUsageError(f"no such file or folder: {', '.join(missing)}")
     out_path = Path(output)
     base = out_path.absolute().parent
+    for where, option in ((out_path, "-o"), (Path(report) if report else None, "--report")):
+        if where is not None and not where.absolute().parent.is_dir():
+            raise ImportUsageError(f"{option}: the folder {where.absolute().parent} does not exist")
     if ignore_syntax == "glob":
         result = import_paths(paths, parsed_at=parsed_at, task_duration=duration, base_dir=base)
     else:

@@ -117,10 +117,25 @@ def check_scenario(
     return [ScenarioError(source, path, message) for path, message in found]
 
 
+#: The shortest loop or parse interval: the simulation steps its grid by it, and a
+#: grid finer than a millisecond only fills memory.
+SHORTEST_INTERVAL = timedelta(milliseconds=1)
+
+
 def _check_clock(scenario: Scenario) -> Problems:
     start, until = scenario.clock.start, scenario.clock.until
     if until is not None and until.value < start.value:
         yield ("clock", "until"), f"{until.text} is before clock.start {start.text}"
+    settings = scenario.scheduler
+    for key, interval in (
+        ("loop_interval", settings.loop_interval),
+        ("parse_interval", settings.parse_interval),
+    ):
+        if interval is not None and interval.value < SHORTEST_INTERVAL:
+            yield (
+                ("scheduler", key),
+                (f"{interval.text} is too short: a {key} of at least PT0.001S is allowed"),
+            )
 
 
 def _timetables(scenario: Scenario, readings: dict[int, ScheduleReading]) -> dict[str, Timetable]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from explorer.scenario.checked import remember_checked
 from explorer.scenario.checks import check_scenario
@@ -23,16 +22,60 @@ from explorer.scenario.schedules import ScheduleReading
 from explorer.scenario.validate import document_order, schema_problems
 from explorer.scenario.values import JsonObject, JsonValue
 
-__all__ = ["load_scenario", "loads_scenario", "parse_json"]
+__all__ = [
+    "DEFAULT_MAX_FILE_SIZE",
+    "MAX_FILE_SIZE_VARIABLE",
+    "load_scenario",
+    "loads_scenario",
+    "max_file_size",
+    "parse_json",
+    "parse_size",
+]
+
+
+#: The environment variable that sets the largest scenario file read, in bytes
+#: (``explorer --max-file-size`` sets it for one command).
+MAX_FILE_SIZE_VARIABLE = "SCHEDULE_EXPLORER_MAX_FILE_SIZE"
+#: The largest scenario file read when the variable is not set: 256 MB.
+DEFAULT_MAX_FILE_SIZE = 256 * 1024 * 1024
+
+
+def max_file_size() -> int:
+    """The size limit in force (:data:`MAX_FILE_SIZE_VARIABLE`, else the default)."""
+    text = os.environ.get(MAX_FILE_SIZE_VARIABLE, "")
+    try:
+        return parse_size(text) if text else DEFAULT_MAX_FILE_SIZE
+    except ValueError:
+        return DEFAULT_MAX_FILE_SIZE
+
+
+def parse_size(text: str) -> int:
+    """``text`` as a byte count: a whole number, optionally with K, M or G (powers of 1024)."""
+    units = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+    cleaned = text.strip().upper().removesuffix("B")
+    number, unit = (cleaned[:-1], cleaned[-1]) if cleaned[-1:] in units else (cleaned, "")
+    if not number.isdigit() or int(number) <= 0:
+        raise ValueError(f"{text!r} is not a size (a whole number of bytes, or 512K, 64M, 1G)")
+    return int(number) * units[unit]
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and check the scenario file at ``path``."""
+    """Read and check the scenario file at ``path``; a file over :func:`max_file_size`
+    (or a device that never ends, such as /dev/zero) is refused before it is parsed."""
     source = str(path)
+    limit = max_file_size()
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as stream:
+            data = stream.read(limit + 1)
     except OSError as exc:
         raise ScenarioError(source, "$", f"cannot read the file: {exc.strerror or exc}") from exc
+    if len(data) > limit:
+        raise ScenarioError(
+            source,
+            "$",
+            f"the file is larger than {limit:,} bytes, the limit for a scenario file "
+            f"(--max-file-size or {MAX_FILE_SIZE_VARIABLE} raises it)",
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

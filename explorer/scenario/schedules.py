@@ -42,7 +42,13 @@ from explorer.engine.timetables.partitioned import PartitionedAssetTimetable
 from explorer.scenario.assets import AssetCatalog
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
 from explorer.scenario.partitions import read_mapper
-from explorer.scenario.values import JsonValue, parse_duration, parse_instant, parse_relativedelta
+from explorer.scenario.values import (
+    JsonValue,
+    parse_duration,
+    parse_instant,
+    parse_relativedelta,
+    relativedelta_problem,
+)
 
 __all__ = [
     "ASSET_TIMETABLE_ARGS",
@@ -162,6 +168,12 @@ class _Reader:
             return ScheduleReading(combined, inner.notes)
         if name == "PartitionedAssetTimetable":
             return self.partitioned(args, (*path, "args"))
+        for key in ("interval", "delta"):
+            step = args.get(key)
+            if isinstance(step, Mapping) and isinstance(step.get("relativedelta"), Mapping):
+                problem = relativedelta_problem(dict(step["relativedelta"]))
+                if problem is not None:
+                    raise self.fail((*path, "args", key, "relativedelta"), problem)
         try:
             built = timetable_from_spec(name, _engine_args(args), dag_timezone=self.dag_timezone)
         except EngineError as exc:

@@ -52,8 +52,45 @@ def load_schema() -> dict[str, Any]:
         .joinpath("schema", SCHEMA_RESOURCE)
         .read_text(encoding="utf-8")
     )
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = _ecma_anchors(json.loads(text))
     return schema
+
+
+def _ecma_anchors(node: Any) -> Any:
+    """The schema with each ``pattern``'s closing ``$`` read as JSON Schema reads it.
+
+    A JSON Schema pattern is an ECMA-262 regular expression, where ``$`` is the end
+    of the text; Python's ``re`` (which both validators use) also lets ``$`` match
+    before a final newline, so ``"load_orders\\n"`` would pass ``^[A-Za-z0-9_.-]+$``.
+    ``\\Z`` is Python's end of the text."""
+    if isinstance(node, list):
+        return [_ecma_anchors(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _ecma_anchors(value) for key, value in node.items()}
+    pattern = out.get("pattern")
+    if isinstance(pattern, str) and pattern.endswith("$") and not pattern.endswith("\\$"):
+        out["pattern"] = pattern[:-1] + "\\Z"
+    return out
+
+
+def _surrogates(node: JsonValue, path: JsonPath = ()) -> Iterator[Finding]:
+    """Strings holding a lone surrogate (``"\\ud800"`` in JSON): valid JSON, but no UTF-8
+    file can hold them, so a save, a report or a check would fail on them later."""
+    if isinstance(node, str):
+        if _SURROGATE.search(node):
+            yield path, "format", "holds a lone surrogate (an unpaired \\ud800-\\udfff escape)"
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _surrogates(item, (*path, index))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if _SURROGATE.search(key):
+                yield (*path, key), "format", "the key holds a lone surrogate"
+            yield from _surrogates(value, (*path, key))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_schedule_string(value: object) -> bool:
@@ -213,6 +250,7 @@ def schema_problems(document: JsonObject, *, source: str) -> list[ScenarioError]
                 found.extend(((key, index, *p), k, m) for p, k, m in _item(definition, text))
     if not _fast_valid(None, rest):  # jsonschema's validator: only asked where there is an error
         found.extend(f for error in _validator().iter_errors(rest) for f in _explain(error))
+    found.extend(_surrogates(document))
     # A value of the wrong type also fails the rules meant for the right type:
     # keep only the type complaint at that place.
     typed = {path for path, kind, _ in found if kind == "type"}

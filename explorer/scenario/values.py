@@ -22,6 +22,9 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 __all__ = [
+    "EARLIEST",
+    "LATEST",
+    "LONGEST",
     "RELATIVEDELTA_FIELDS",
     "Duration",
     "Instant",
@@ -32,6 +35,7 @@ __all__ = [
     "parse_duration",
     "parse_instant",
     "parse_relativedelta",
+    "relativedelta_problem",
 ]
 
 #: Any value ``json.loads`` can return.
@@ -61,8 +65,27 @@ RELATIVEDELTA_FIELDS = (
 )
 
 
+#: The instants a scenario may name: every date a simulation reaches from them (a day
+#: before, a century of catchup after) stays inside Python's years 1 to 9999.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+#: The longest duration or calendar step (100 years, in days): longer ones only overflow.
+LONGEST = timedelta(days=36_525)
+
+
+def check_instant_range(value: datetime, text: str) -> datetime:
+    """``value``, or ValueError naming the allowed range."""
+    if not EARLIEST <= value <= LATEST:
+        raise ValueError(
+            f"{text!r} is out of range: instants from {format_instant(EARLIEST)} "
+            f"to {format_instant(LATEST)} are allowed"
+        )
+    return value
+
+
 def parse_instant(text: str) -> datetime:
-    """An ISO-8601 datetime with an explicit offset or ``Z``, as an aware UTC datetime.
+    """An ISO-8601 datetime with an explicit offset or ``Z``, as an aware UTC datetime,
+    between :data:`EARLIEST` and :data:`LATEST`.
 
     A naive datetime is refused, never read as UTC (contract section 1).
     """
@@ -76,9 +99,10 @@ def parse_instant(text: str) -> datetime:
             f"naive datetime {text!r}: write its offset or Z, e.g. '{text}Z' or '{text}-05:00'"
         )
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+        value = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
     except (ValueError, OverflowError) as exc:
         raise ValueError(f"{text!r} is not a valid datetime: {exc}") from exc
+    return check_instant_range(value, text)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -93,8 +117,9 @@ def parse_duration(text: str) -> timedelta:
             f"{text!r} has months or years, which have no fixed length; write days "
             '(e.g. \'P30D\') or use {"relativedelta": {"months": 1}} where a schedule allows it'
         )
+    too_long = f"duration {text!r} is too long: at most P{LONGEST.days}D (100 years) is allowed"
     try:
-        return timedelta(
+        value = timedelta(
             weeks=int(match["weeks"] or 0),
             days=int(match["days"] or 0),
             hours=int(match["hours"] or 0),
@@ -102,11 +127,42 @@ def parse_duration(text: str) -> timedelta:
             seconds=float(match["seconds"] or 0),
         )
     except OverflowError as exc:
-        raise ValueError(f"duration {text!r} is too long") from exc
+        raise ValueError(too_long) from exc
+    if value > LONGEST:
+        raise ValueError(too_long)
+    return value
+
+
+#: Roughly how many days one unit of each field is, to bound a calendar step.
+_FIELD_DAYS = {
+    "years": 366,
+    "months": 31,
+    "weeks": 7,
+    "days": 1,
+    "hours": 1 / 24,
+    "minutes": 1 / 1440,
+    "seconds": 1 / 86_400,
+    "microseconds": 1 / 86_400_000_000,
+}
+
+
+def relativedelta_problem(fields: dict[str, Any]) -> str | None:
+    """Why a calendar step is out of range (over 100 years), or None."""
+    try:
+        days = sum(abs(float(v)) * _FIELD_DAYS[k] for k, v in fields.items() if k in _FIELD_DAYS)
+    except (TypeError, ValueError, OverflowError):
+        return None  # the schema reports a value that is not a number
+    if days > LONGEST.days:
+        return f"the calendar step is too long: at most 100 years ({LONGEST.days:,} days) in all"
+    return None
 
 
 def parse_relativedelta(fields: dict[str, Any]) -> relativedelta:
-    """``{"months": 1}`` -> ``relativedelta(months=1)``; the schema has checked the fields."""
+    """``{"months": 1}`` -> ``relativedelta(months=1)``; the schema has checked the fields
+    and :func:`relativedelta_problem` their size."""
+    problem = relativedelta_problem(fields)
+    if problem is not None:
+        raise ValueError(problem)
     return relativedelta(**{k: v for k, v in fields.items() if k in RELATIVEDELTA_FIELDS})
 
 

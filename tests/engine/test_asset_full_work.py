@@ -62,7 +62,7 @@ def _simulate(*, set_aside: bool = True) -> tuple[Simulation, Counter[str]]:
         if not set_aside:  # the reference: every loop reads every ready consumer
             mp.setattr(scheduling, "_only_full", lambda dag: False)
         config = SchedulerConfig(loop_interval=timedelta(seconds=1))
-        sim = Simulation(_dags(), start=START, config=config, bulk=False)
+        sim = Simulation(_dags(), start=START, config=config)
         sim.advance_to(START + timedelta(minutes=40))
         return sim, read
 

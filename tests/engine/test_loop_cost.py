@@ -82,7 +82,7 @@ def _busy() -> Simulation:
         for i in range(40)
     ]
     config = SchedulerConfig(loop_interval=timedelta(seconds=5))
-    return Simulation(dags, start=START, config=config, bulk=False, checkpoint_every=50)
+    return Simulation(dags, start=START, config=config, checkpoint_every=50)
 
 
 @pytest.mark.plain_only

@@ -5,9 +5,10 @@ The simulator runs a scheduler loop only where one may change something
 queued runs, asset-ready DAGs, runs waiting for step 5) and the loops in between
 are skipped, their step 5 examinations replayed (RND-6). Every such shortcut is a
 claim that the loops it skips would have done nothing else. The reference here
-makes no claim at all: it runs every loop of the grid. A hypothesis test draws the
-bulk path's scenarios (small per-loop caps that bind, producers, consumers, pauses,
-triggers, external events) and requires identical records both ways; focused tests
+makes no claim at all: it runs every loop of the grid. A hypothesis test draws
+random deployments (:func:`tests.engine.strategies.scenarios`: small per-loop caps
+that bind, producers, consumers, pauses, triggers, external events) and requires
+identical records both ways; focused tests
 pin the two claims issue 14 added: a task's end that leaves its run unfinished is no
 reason for a loop, and a run whose tasks have all finished is a reason only at the
 loop whose examination reaches it.
@@ -28,7 +29,7 @@ from explorer.engine.host import Host
 from explorer.engine.record import build_record
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import timetable_from_schedule
-from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios
+from tests.engine.strategies import SPAN, START, Scenario, scenarios
 from tests.engine.test_random_scenarios import scenario_settings
 
 
@@ -60,7 +61,6 @@ def simulate(
             start=START,
             config=scenario.config,
             script=scenario.script,
-            bulk=False,
         )
         sim.advance_to(START + span)
     sim.finish()

@@ -242,7 +242,7 @@ def _simulate(memo: frozenset[type] | None) -> tuple[list[Any], Counter[str]]:
             mp.setattr(dagschedule, "CLOCK_BY_CRON_PERIOD", memo)
             mp.setattr(dagschedule, "CLOCK_FREE_WITH_CATCHUP", memo)
             mp.setattr(dagschedule, "CLOCK_BY_PICK", frozenset())
-        sim = Simulation(_dags(), start=START, bulk=False)
+        sim = Simulation(_dags(), start=START)
         sim.advance_to(START + timedelta(days=2))
         return [run_row(r) for r in sim.runs], asked
 

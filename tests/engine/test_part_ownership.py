@@ -44,13 +44,11 @@ HEAP = {"heappush", "heappop", "heapify", "heapreplace", "heappushpop"}
 OWNERS: dict[str, set[str]] = {
     "now": {"loop"},
     "dags": {"simulation"},  # adopt gives a changed DAG its initial state
-    # The bulk path's feed enters the claimed runs where the loop would have (adr/0012).
-    "runs": {"lifecycle", "bulk.feed"},
+    "runs": {"lifecycle"},
     "active": {"lifecycle"},
     "activation": {"lifecycle"},
     "activations": {"lifecycle"},
-    # The bulk path queues the timers of claimed tasks that emit asset events (adr/0012).
-    "completions": {"lifecycle", "bulk.path"},
+    "completions": {"lifecycle"},
     # The loop's work lists: the run life cycle adds runs, the loop prunes them.
     "pending": {"lifecycle", "loop"},
     "touched": {"lifecycle", "loop"},
@@ -86,7 +84,6 @@ OWNERS: dict[str, set[str]] = {
     # The facade sets the initial files and options; DEP-8: the partition-request step
     # records the requests it drops.
     "deployment": {"deployment", "simulation", "assets.partitioned"},
-    "bulk": {"bulk.path"},
 }
 #: "Something changed: a loop may be needed" is every part's to say.
 SHARED = {"dirty"}

@@ -81,7 +81,7 @@ def _simulate(*, eager: bool) -> tuple[list[dict[str, Any]], int, int]:
         mp.setattr(lifecycle, "standard_run_id", counting)
         if eager:
             mp.setattr(lifecycle, "DagRun", _named_at_creation())
-        sim = Simulation(_dags(), start=START, bulk=False)
+        sim = Simulation(_dags(), start=START)
         sim.advance_to(START + timedelta(days=1))
         while_simulating = built[0]
         rows = [run_row(r) for r in sim.runs]

@@ -162,7 +162,7 @@ def _producer_and_consumers(consumers: int, max_active_runs: int = 1) -> list[Da
 
 
 def test_instants_are_converted_once_while_remembered() -> None:
-    sim = Simulation(_producer_and_consumers(10), start=START, bulk=False)
+    sim = Simulation(_producer_and_consumers(10), start=START)
     sim.advance_to(START + timedelta(hours=6))
     log = sim.runs
     packed = [log[i] for i in range(len(log)) if log.state(i) in ("success", "failed")]
@@ -192,7 +192,7 @@ def _instants(run: DagRun) -> list[datetime | None]:
 
 def test_a_full_memo_starts_afresh_with_the_same_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     def simulate() -> tuple[list[dict[str, Any]], int]:
-        sim = Simulation(_producer_and_consumers(4), start=START, bulk=False)
+        sim = Simulation(_producer_and_consumers(4), start=START)
         sim.advance_to(START + timedelta(hours=3))
         return [run_row(r) for r in sim.runs], sim.runs.instants_computed
 
@@ -229,7 +229,7 @@ def _simulate_readiness(*, every_event: bool) -> tuple[list[dict[str, Any]], Cou
         if every_event:
             mp.setattr(scheduling, "_record", record_then_refresh)
         config = SchedulerConfig(loop_interval=timedelta(seconds=1))
-        sim = Simulation(_producer_and_consumers(20), start=START, config=config, bulk=False)
+        sim = Simulation(_producer_and_consumers(20), start=START, config=config)
         sim.advance_to(START + timedelta(hours=2))
         return [run_row(r) for r in sim.runs], evaluated
 

@@ -173,13 +173,13 @@ def test_due_dags_left_waiting_are_filed_for_a_recheck() -> None:
         parse_interval=timedelta(seconds=30),
         max_dagruns_to_create_per_loop=1,
     )
-    sim = Simulation(dags, start=START, config=config, bulk=False)
+    sim = Simulation(dags, start=START, config=config)
     sim.advance_to(START + timedelta(seconds=25))
     waiting = set(sim.state.waiting_ids)
     assert len(waiting) == 3  # 6 due at once, one taken at 0, 10 and 20 s
     assert {dag_id for _, dag_id in _current_rechecks(sim)} == waiting
     with plain_paths():
-        plain = Simulation(dags, start=START, config=config, bulk=False)
+        plain = Simulation(dags, start=START, config=config)
         plain.advance_to(START + timedelta(seconds=25))
     assert _current_rechecks(sim) == _current_rechecks(plain)
 

@@ -5,7 +5,7 @@
   runs (hypothesis), and hands out the same columns (whole or a block at a time);
 * the resident columns stay bounded by two blocks however many runs are packed;
 * a copy of a spilled log (a checkpoint) reads the same runs and stays independent;
-* random scenarios (the bulk path's, cap-binding ones included) and the conformance
+* random scenarios (cap-binding ones included) and the conformance
   scheduler traces give identical records with a tiny spill and with none;
 * ``explorer simulate --spill-rows`` prints the same CSV as without spilling.
 """
@@ -32,7 +32,7 @@ from explorer.engine.simulation import Simulation
 from explorer.scenario import build_engine_inputs, load_scenario
 from explorer.scenario.simulate import make_simulation
 from tests.cli.test_cli import explorer
-from tests.engine.test_bulk_path import SPAN, START, Scenario, scenarios, simulate
+from tests.engine.strategies import SPAN, START, Scenario, scenarios, simulate
 from tests.engine.test_random_scenarios import scenario_settings
 from tests.engine.test_runlog import _run, finished_runs
 
@@ -178,7 +178,7 @@ def test_cli_csv_is_the_same_with_a_tiny_spill() -> None:
 def test_a_back_snapshot_of_a_spilling_log_is_refused_not_misapplied() -> None:
     """Back truncates a log's columns in place: once a log has spilled their heads the
     snapshot says it is not valid (the GUI then replays from a checkpoint)."""
-    from tests.engine.test_bulk_path import daily
+    from tests.engine.strategies import daily
 
     dags = [daily(f"d{i}") for i in range(3)]
     kept = Simulation(dags, start=START)

@@ -140,7 +140,7 @@ def _simulate(*, old: bool) -> tuple[list[Any], Counter[str]]:
         config = SchedulerConfig(
             loop_interval=timedelta(seconds=5), parse_interval=timedelta(seconds=30)
         )
-        sim = Simulation(_dags(), start=START, config=config, bulk=False)
+        sim = Simulation(_dags(), start=START, config=config)
         sims.append(sim)
         sim.advance_to(START + timedelta(days=2))
         runs = [run_row(r) for r in sim.state.runs]
@@ -193,7 +193,7 @@ def test_no_dag_waits_no_entry_waits() -> None:
         )
         for i in range(40)  # 40 DAGs due at once: 10 a loop (SCH-2), the others wait
     ]
-    sim = Simulation(specs, start=START, config=config, bulk=False)
+    sim = Simulation(specs, start=START, config=config)
     sim.advance_to(START + timedelta(seconds=10))
     assert sim.state.waiting_ids and sim.state.waiting
     sim.advance_to(START + timedelta(minutes=30))
@@ -361,7 +361,7 @@ def test_multiple_cron_dags_are_asked_less_for_the_same_record() -> None:
             config = SchedulerConfig(
                 loop_interval=timedelta(seconds=5), parse_interval=timedelta(seconds=30)
             )
-            sim = Simulation(specs, start=START, config=config, bulk=False)
+            sim = Simulation(specs, start=START, config=config)
             sim.advance_to(START + timedelta(days=1))
             return [run_row(r) for r in sim.state.runs], asked["n"]
 

@@ -61,7 +61,7 @@ def _dags(n: int) -> list[DagSpec]:
 
 def _simulate(script: tuple[act.Action, ...] = ()) -> tuple[Simulation, int, int]:
     config = SchedulerConfig(loop_interval=timedelta(seconds=1))
-    sim = Simulation(_dags(400), start=START, config=config, script=script, bulk=False)
+    sim = Simulation(_dags(400), start=START, config=config, script=script)
     sim.state.touched = CountingDict()
     CountingDict.walked = 0
     peak = 0

@@ -297,7 +297,7 @@ def _simulate(monkeypatch: Any, old: bool) -> tuple[list[dict[str, Any]], int, i
         if old:
             patch.setattr(loop, "next_needed_tick", _old_next_needed_tick)
         config = SchedulerConfig(loop_interval=timedelta(seconds=1))
-        sim = Simulation([*_dags(60), manual], start=T0, config=config, script=TRIGGERS, bulk=False)
+        sim = Simulation([*_dags(60), manual], start=T0, config=config, script=TRIGGERS)
         sim.advance_to(T0 + timedelta(minutes=30))
     rows = [run_row(r) for r in sim.runs]
     return rows, calls["reasons"], calls["instants"]
@@ -334,7 +334,7 @@ def test_pending_keeps_only_runs_a_loop_may_still_start(monkeypatch: Any) -> Non
     ]
     script = [act.Trigger(T0 + timedelta(seconds=10), d.dag_id) for d in dags]
     config = SchedulerConfig(loop_interval=timedelta(seconds=1))
-    sim = Simulation(dags, start=T0, config=config, script=script, bulk=False)
+    sim = Simulation(dags, start=T0, config=config, script=script)
     tick = loop.tick
     stale: list[int] = []
 

@@ -74,7 +74,7 @@ def _simulate(*, every_parse: bool) -> tuple[Simulation, Counter[datetime]]:
         config = SchedulerConfig(
             loop_interval=timedelta(seconds=1), parse_interval=timedelta(seconds=10)
         )
-        sim = Simulation(_dags(), start=START, config=config, script=SCRIPT, bulk=False)
+        sim = Simulation(_dags(), start=START, config=config, script=SCRIPT)
         sim.advance_to(START + timedelta(seconds=100))
         return sim, looked
 

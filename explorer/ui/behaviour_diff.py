@@ -11,6 +11,7 @@ filled square, a removed run a crossed one. The table lists every change.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -105,11 +106,13 @@ class BehaviourDiffView(QtWidgets.QWidget):
         self._fill_table()
         counts = diff.counts()
         self.summary.setText(
-            f"<b>{labels[0]}</b> vs <b>{labels[1]}</b>: {counts['added']} added "
+            f"<b>{html.escape(labels[0])}</b> vs <b>{html.escape(labels[1])}</b>: "
+            f"{counts['added']} added "
             f"(■), {counts['removed']} removed (☒), {counts['shifted']} shifted (dashed line); "
             f"{len(diff.alerts)} alert changes; {len(diff.expectations)} expectations flip"
             if not diff.same
-            else f"<b>{labels[0]}</b> and <b>{labels[1]}</b> behave the same."
+            else f"<b>{html.escape(labels[0])}</b> and <b>{html.escape(labels[1])}</b> "
+            "behave the same."
         )
 
     def _lane(self, dag_id: str, side: int) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from explorer.document import edits
@@ -36,6 +36,7 @@ class Form(QWidget):
         self.target = ""
         self.title = section_title(self.title_text)
         self.subtitle = QLabel()
+        self.subtitle.setTextFormat(Qt.TextFormat.PlainText)  # names from the file
         self.subtitle.setWordWrap(True)
         self.message = MessageLabel()
         outer = QVBoxLayout(self)

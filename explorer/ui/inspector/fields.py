@@ -204,7 +204,10 @@ class _Line(QLineEdit):
 
 
 def section_title(text: str) -> QLabel:
+    """A bold title; plain text, since it shows names from the file (an asset named
+    ``<img src=...>`` is shown as written, never rendered)."""
     label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
     font = label.font()
     font.setBold(True)
     font.setPointSizeF(font.pointSizeF() + 1)

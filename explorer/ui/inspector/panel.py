@@ -8,6 +8,8 @@ change, so undo updates the fields as it updates the canvas.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
@@ -135,7 +137,8 @@ class Inspector(QScrollArea):
             if item is not None and item.view.kind == "unresolved":
                 self.current = None
                 self.unresolved.setText(
-                    f"<b>{item.view.title}</b><br>cannot be read: {item.view.tooltip}"
+                    f"<b>{html.escape(item.view.title)}</b><br>cannot be read: "
+                    f"{html.escape(item.view.tooltip)}"
                 )
                 self.stack.setCurrentWidget(self.unresolved)
                 return

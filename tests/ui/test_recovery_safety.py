@@ -114,3 +114,12 @@ def test_the_dialog_lists_every_file_and_states_a_problem(qtbot, tmp_path: Path)
     dialog.list.setCurrentRow(0)
     qtbot.mouseClick(dialog.recover_button, Qt.MouseButton.LeftButton)
     assert dialog.answer.recover == found[0]
+
+
+def test_names_from_the_file_are_shown_as_written_never_as_rich_text(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from explorer.ui.inspector.fields import section_title
+
+    title = section_title('Asset <img src="http://example.invalid/x.png"><b>bold</b>')
+    qtbot.addWidget(title)
+    assert title.textFormat() == Qt.TextFormat.PlainText
+    assert "<img" in title.text()

@@ -1,4 +1,6 @@
-"""Airflow 3.3.2's names as a DAG file spells them, and the Airflow 2 forms 3.3 refuses.
+"""Airflow 3.3.2's names as a DAG file spells them, and the Airflow 2 arguments 3.3 refuses.
+
+Whether an ``import`` succeeds is :mod:`explorer.importer.airflow_table`'s answer.
 
 Airflow classes are recognised by their own name wherever they are imported
 from inside ``airflow`` (``airflow.sdk``, ``airflow.timetables.trigger``,
@@ -13,10 +15,7 @@ __all__ = [
     "DAG_ARGUMENTS",
     "PARTITION_KINDS",
     "REMOVED_DAG_ARGUMENTS",
-    "REMOVED_MODULES",
     "TIMETABLE_KINDS",
-    "removed_module_reason",
-    "removed_name_reason",
 ]
 
 #: Asset constructors -> the kind the converter reads (``Dataset`` is 3.x's alias of ``Asset``).
@@ -128,73 +127,3 @@ REMOVED_DAG_ARGUMENTS = {
     "timetable": "Airflow 3 removed timetable=; pass the timetable as schedule=",
     "concurrency": "Airflow 3 removed concurrency; use max_active_tasks=",
 }
-
-_NO_MODULE = "ModuleNotFoundError: No module named '{module}' (removed in Airflow 3)"
-
-#: The submodules Airflow 3.3.2 still answers for (real modules or deprecation shims that
-#: forward to the standard provider); any other ``airflow.operators.X`` & co. fails to import.
-KEPT_SUBMODULES: dict[str, frozenset[str]] = {
-    "airflow.operators": frozenset(
-        (
-            "python",
-            "bash",
-            "datetime",
-            "generic_transfer",
-            "weekday",
-            "trigger_dagrun",
-            "latest_only",
-            "empty",
-            "email",
-            "smooth",
-            "branch",
-        )
-    ),
-    "airflow.sensors": frozenset(
-        (
-            "base",
-            "python",
-            "bash",
-            "date_time",
-            "time_sensor",
-            "weekday",
-            "time_delta",
-            "filesystem",
-            "external_task",
-        )
-    ),
-    "airflow.hooks": frozenset(["base", "filesystem", "package_index", "subprocess"]),
-}
-
-#: Airflow 2 modules that no longer exist in 3.3.2: importing one fails the whole file.
-REMOVED_MODULES: dict[str, str] = {
-    "airflow.contrib": _NO_MODULE,
-    "airflow.datasets": _NO_MODULE + "; use airflow.sdk.Asset",
-    "airflow.operators.subdag": _NO_MODULE + "; SubDAGs are gone: use task groups",
-}
-
-
-def removed_module_reason(dotted: str) -> str | None:
-    """Why ``import dotted`` fails in Airflow 3.3, if it does."""
-    for removed, reason in REMOVED_MODULES.items():
-        if dotted == removed or dotted.startswith(removed + "."):
-            return reason.format(module=dotted)
-    for package, kept in KEPT_SUBMODULES.items():
-        if dotted.startswith(package + "."):
-            sub = dotted[len(package) + 1 :].split(".")[0]
-            if sub not in kept:
-                return (
-                    f"ModuleNotFoundError: No module named '{package}.{sub}' (moved in Airflow 3: "
-                    "operators, sensors and hooks live in airflow.providers.*, e.g. "
-                    "airflow.providers.standard.operators.bash)"
-                )
-    return None
-
-
-def removed_name_reason(module: str, name: str) -> str | None:
-    """Why ``from module import name`` fails in Airflow 3.3, if it does."""
-    if name == "days_ago" and module.startswith("airflow"):
-        return (
-            f"ImportError: cannot import name {name!r} from {module!r} "
-            "(days_ago was removed in Airflow 3: use a fixed start_date)"
-        )
-    return None

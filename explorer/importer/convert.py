@@ -28,7 +28,7 @@ from explorer.engine.tz import get_zone
 from explorer.importer.airflow_names import PARTITION_KINDS, TIMETABLE_KINDS
 from explorer.importer.reader import AssetDef
 from explorer.importer.report import Unresolved
-from explorer.importer.symbols import AfCall, DagObj, TaskObj, Unknown, unflag
+from explorer.importer.symbols import AfCall, DagObj, Flagged, TaskObj, Unknown, unflag
 from explorer.scenario.values import Instant, JsonValue, format_duration
 
 __all__ = [
@@ -592,6 +592,7 @@ def convert_dag(dag: DagObj, *, file: str) -> ConvertedDag:
         out.tasks.append(converted)
     for line, reason in dag.caveats:
         conv.problem("dag", reason, line)
+    conv.plain("dag", Flagged(None, tuple(dag.flags)))  # flagged, not unresolved
     out.unresolved = conv.unresolved
     return out
 

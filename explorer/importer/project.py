@@ -218,6 +218,9 @@ def _read_file(
     ids: list[str] = []
     if reading.refusal is not None:
         refusal = reading.refusal
+        not_loaded = (
+            f"Airflow 3.3.2 would not load this file (line {refusal.line}): {refusal.reason}"
+        )
         if refusal.dag_id is not None:
             reports.append(
                 DagReport(
@@ -238,13 +241,13 @@ def _read_file(
                     dag.line,
                     "skipped",
                     (),
-                    f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}",
+                    not_loaded,
                 )
             )
         return FileReport(
             display,
             "error",
-            f"Airflow 3.3 fails this file at line {refusal.line}: {refusal.reason}",
+            not_loaded,
         )
     for dag in reading.dags:
         try:
@@ -273,7 +276,7 @@ def _read_file(
         reports.append(
             DagReport("?", display, line, "skipped", (), f"DAGs made here are not read: {why}")
         )
-    return FileReport(display, "parsed", None, tuple(ids))
+    return FileReport(display, "parsed", None, tuple(ids), reading.needs)
 
 
 def _drop_invalid(

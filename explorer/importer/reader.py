@@ -43,9 +43,8 @@ from explorer.importer.airflow_names import (
     PARTITION_KINDS,
     REMOVED_DAG_ARGUMENTS,
     TIMETABLE_KINDS,
-    removed_module_reason,
-    removed_name_reason,
 )
+from explorer.importer.airflow_table import from_import, import_module, outside_need
 from explorer.importer.symbols import (
     AfCall,
     DagObj,
@@ -91,6 +90,28 @@ class _Raised(AirflowRefusal):
     """A ``raise`` statement read: a handler around it may catch it."""
 
 
+class _ImportFailed(_Raised):
+    """An ``import`` Airflow 3.3.2 would fail: ``kind`` is the exception it raises, so an
+    ``except ImportError:`` around it takes over as it would at parse."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(line, reason)
+        self.kind = reason.split(":", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _ModuleFailure:
+    """A project module whose import raises: every file importing it fails the same way."""
+
+    reason: str
+    display: str
+    line: int
+
+
+#: ``Variable.get``'s and ``os.getenv``'s "no default given".
+_NO_DEFAULT = object()
+
+
 class _TooMuch(Exception):
     pass
 
@@ -131,6 +152,8 @@ class FileReading:
     #: (line, what) of blocks not read (a loop over an unknown list...) that may make DAGs.
     missed: list[tuple[int, str]]
     refusal: AirflowRefusal | None = None
+    #: Modules the file (or a project module it imports) needs beyond Airflow and Python.
+    needs: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------- safe calls
@@ -292,9 +315,11 @@ class ModuleLoader:
     ) -> None:
         self.find = find
         self.parsed_at = parsed_at
-        self.cache: dict[str, ModuleObj | Unknown] = {}
+        self.cache: dict[str, ModuleObj | Unknown | _ModuleFailure] = {}
+        #: What the project's modules need beyond Airflow and Python, by module.
+        self.needs: dict[str, tuple[str, ...]] = {}
 
-    def load(self, dotted: str, line: int) -> ModuleObj | Unknown | None:
+    def load(self, dotted: str, line: int) -> ModuleObj | Unknown | _ModuleFailure | None:
         if dotted in self.cache:
             return self.cache[dotted]
         found = self.find(dotted)
@@ -305,14 +330,23 @@ class ModuleLoader:
         try:
             tree = ast.parse(source, filename=display)
         except (SyntaxError, ValueError) as exc:
-            result: ModuleObj | Unknown = Unknown(line, f"module {dotted} ({display}): {exc}")
+            result: ModuleObj | Unknown | _ModuleFailure = Unknown(
+                line, f"module {dotted} ({display}): {exc}"
+            )
         else:
             reader = _Reader(self, display, dotted)
             try:
                 reader.run_module(tree)
-                result = ModuleObj(dotted, reader.env)
+                failure = reader.import_failure
+                result = (
+                    ModuleObj(dotted, reader.env)
+                    if failure is None
+                    else _ModuleFailure(failure.reason, display, failure.line)
+                )
             except AirflowRefusal as exc:
-                result = Unknown(line, f"module {dotted} ({display}:{exc.line}): {exc.reason}")
+                # the module raises when imported: so does every file importing it
+                result = _ModuleFailure(exc.reason, display, exc.line)
+            self.needs[dotted] = tuple(sorted(reader.needs))
         self.cache[dotted] = result
         return result
 
@@ -329,12 +363,16 @@ def read_module(
         reader.run_module(tree)
     except AirflowRefusal as exc:
         refusal = exc
+    if reader.import_failure is not None and (
+        refusal is None or reader.import_failure.line < refusal.line
+    ):
+        refusal = reader.import_failure  # the first failing import fails the file
     kept: list[DagObj] = list(reader.registered)
     for value in reader.env.values():
         if isinstance(value, DagObj) and value not in kept:
             kept.append(value)
     kept.sort(key=lambda d: d.line)
-    return FileReading(kept, reader.assets, reader.missed, refusal)
+    return FileReading(kept, reader.assets, reader.missed, refusal, tuple(sorted(reader.needs)))
 
 
 # ---------------------------------------------------------------------------- the reader
@@ -351,10 +389,20 @@ class _Reader:
         self.group_stack: list[GroupObj] = []
         #: Doubts about the code around (an `if` not read...): they attach to DAGs made inside.
         self.doubts: list[tuple[int, str]] = []
+        #: Defaults the code around depends on (a loop over ``Variable.get``'s default):
+        #: they flag the DAGs made inside.
+        self.flags: list[tuple[int, str]] = []
         self.depth = 0
         self.steps = 0
         #: The line of the statement being read (where a budget runs out).
         self.line = 0
+        #: The first import Airflow 3.3.2 would fail outside any ``try``: the file fails
+        #: there, but reading goes on so that its DAGs can be listed with the reason.
+        self.import_failure: AirflowRefusal | None = None
+        #: How many ``try`` bodies enclose the statement being read.
+        self.try_depth = 0
+        #: Modules this file needs beyond Airflow and Python (``pandas``).
+        self.needs: set[str] = set()
 
     # ------------------------------------------------------------------ statements
     def run_module(self, tree: ast.Module) -> None:
@@ -431,14 +479,24 @@ class _Reader:
         # pass, global, nonlocal, delete, assert, type aliases: nothing a DAG needs
 
     def do_try(self, node: ast.Try | ast.TryStar, scope: dict[str, Any] | None) -> None:
-        """The body; a ``raise`` read in it goes to the first handler, as it would at parse."""
+        """The body; a failing import in it goes to the handler that catches its exception
+        (``except ImportError``, ``except Exception``, a bare ``except``), and a ``raise``
+        to the first handler, as they would at parse."""
         try:
             try:
-                self.block(node.body, scope)
-            except _Raised:
-                if not node.handlers:
+                self.try_depth += 1
+                try:
+                    self.block(node.body, scope)
+                finally:
+                    self.try_depth -= 1
+            except _Raised as raised:
+                handler = _handler_for(node.handlers, raised)
+                if handler is None:
+                    if isinstance(raised, _ImportFailed) and not self.try_depth:
+                        self.fail_import(raised.line, raised.reason)  # fails the file;
+                        return  # what follows is still read, to list its DAGs
                     raise
-                self.block(node.handlers[0].body, scope)
+                self.block(handler.body, scope)
             else:
                 self.block(node.orelse, scope)
         finally:
@@ -475,13 +533,26 @@ class _Reader:
         self.block(node.body if value else node.orelse, scope)
 
     def do_for(self, node: ast.For | ast.AsyncFor, scope: dict[str, Any] | None) -> None:
-        iterable = self.iterate(self.eval(node.iter, scope), node.lineno)
+        over = self.eval(node.iter, scope)
+        iterable = self.iterate(over, node.lineno)
         if isinstance(iterable, Unknown):
             if _makes_dags(node):
                 self.missed.append(
                     (node.lineno, f"a loop over a value not read statically: {iterable.reason}")
                 )
             return
+        # a loop over a default (Variable.get's, the environment's): the DAGs it makes
+        # exist as long as nothing else is set, and say so
+        flags = [(node.lineno, f"made by a loop over a value {why}") for _, why in unflag(over)[1]]
+        self.flags.extend(flags)
+        try:
+            self.loop(node, iterable, scope)
+        finally:
+            del self.flags[len(self.flags) - len(flags) :]
+
+    def loop(
+        self, node: ast.For | ast.AsyncFor, iterable: list[Any], scope: dict[str, Any] | None
+    ) -> None:
         broke = False
         for item in iterable:
             self.tick()
@@ -679,7 +750,7 @@ class _Reader:
     def do_import(self, node: ast.Import | ast.ImportFrom, scope: dict[str, Any] | None) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                self.check_removed(alias.name, node.lineno)
+                self.check_import(alias.name, node.lineno)
                 module = self.module(alias.name, node.lineno)
                 if alias.asname is not None:
                     self.bind(alias.asname, module, scope)
@@ -694,7 +765,7 @@ class _Reader:
                 "ImportError: attempted relative import with no known parent package "
                 "(Airflow loads each DAG file as a top-level module)",
             )
-        self.check_removed(base, node.lineno)
+        self.check_import(base, node.lineno)
         module = self.module(base, node.lineno)
         for alias in node.names:
             if alias.name == "*":
@@ -703,9 +774,11 @@ class _Reader:
                         if not key.startswith("_"):
                             self.bind(key, value, scope)
                 continue
-            reason = removed_name_reason(base, alias.name)
-            if reason is not None:
-                raise AirflowRefusal(node.lineno, reason)
+            verdict = from_import(base, alias.name)
+            if verdict.error is not None:
+                self.fail_import(node.lineno, verdict.error)
+                self.bind(alias.asname or alias.name, Unknown(node.lineno, verdict.error), scope)
+                continue
             value = self.member(module, alias.name, node.lineno)
             if isinstance(value, Unknown) and isinstance(module, ModuleObj):
                 submodule = self.module(f"{base}.{alias.name}", node.lineno)
@@ -726,16 +799,37 @@ class _Reader:
             base = f"{base}.{node.module}" if base else node.module
         return base
 
-    def check_removed(self, dotted: str, line: int) -> None:
-        reason = removed_module_reason(dotted)
-        if reason is not None:
-            raise AirflowRefusal(line, reason)
+    def check_import(self, dotted: str, line: int) -> None:
+        """Airflow 3.3.2's verdict on importing ``dotted`` (airflow_table); a module of
+        neither Airflow, Python nor the project is noted as a need of the file."""
+        verdict = import_module(dotted)
+        if verdict.error is not None:
+            self.fail_import(line, verdict.error)
+        elif verdict.needs is not None:
+            self.needs.add(verdict.needs)
+
+    def fail_import(self, line: int, reason: str) -> None:
+        """An import Airflow would fail: raised inside a ``try`` (a handler may take it),
+        recorded outside one (the file fails; reading goes on to list its DAGs)."""
+        if self.try_depth:
+            raise _ImportFailed(line, reason)
+        if self.import_failure is None:
+            self.import_failure = _ImportFailed(line, reason)
 
     def module(self, dotted: str, line: int) -> Any:
-        if not dotted.startswith("airflow") and dotted.split(".")[0] not in _LIBRARIES:
+        if dotted.startswith("airflow"):
+            return Known(dotted)
+        if dotted.split(".")[0] not in _LIBRARIES:
             loaded = self.loader.load(dotted, line)
+            if isinstance(loaded, _ModuleFailure):
+                self.fail_import(line, f"{loaded.reason} (in {loaded.display}, line {loaded.line})")
+                return Unknown(line, loaded.reason)
             if loaded is not None:
+                self.needs.update(self.loader.needs.get(dotted, ()))
                 return loaded
+        need = outside_need(dotted)
+        if need is not None:
+            self.needs.add(need)
         return Known(dotted)
 
     def member(self, module: Any, name: str, line: int) -> Any:
@@ -1279,6 +1373,57 @@ class _Reader:
         return local
 
     # ------------------------------------------------------------------ Airflow and libraries
+    def variable_default(
+        self, path: str, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
+        """``Variable.get(key, default)``: with nothing set, Airflow takes the default.
+
+        The task SDK's ``Variable.get`` (``airflow.sdk``) names it ``default``; the
+        ``airflow.models`` one ``default_var``; each raises TypeError for the other's
+        keyword (Airflow 3.3.2), which fails the file."""
+        own, other = (
+            ("default", "default_var")
+            if path.startswith("airflow.sdk")
+            else (
+                "default_var",
+                "default",
+            )
+        )
+        if other in kwargs:
+            raise AirflowRefusal(
+                line, f"TypeError: Variable.get() got an unexpected keyword argument '{other}'"
+            )
+        key = unflag(args[0] if args else kwargs.get("key"))[0]
+        name = key if isinstance(key, str) else "?"
+        default = args[1] if len(args) > 1 else kwargs.get(own, _NO_DEFAULT)
+        if default is _NO_DEFAULT:
+            return Unknown(
+                line,
+                f"read from the Airflow Variable `{name}` at parse time (Variable.get, no "
+                "default: Airflow fails the file while it is not set)",
+            )
+        return self.default_of(default, f"from the default of Variable `{name}`", line)
+
+    def environment_default(
+        self, path: str, args: list[Any], kwargs: dict[str, Any], line: int
+    ) -> Any:
+        """``os.environ.get(name, default)`` / ``os.getenv(name, default)``: the default,
+        as Airflow reads it where the variable is not set."""
+        key = unflag(args[0] if args else kwargs.get("key"))[0]
+        name = key if isinstance(key, str) else "?"
+        default = args[1] if len(args) > 1 else kwargs.get("default", _NO_DEFAULT)
+        if default is _NO_DEFAULT:
+            return Unknown(line, f"read from the environment variable `{name}` at parse time")
+        return self.default_of(default, f"from the default of environment variable `{name}`", line)
+
+    def default_of(self, default: Any, note: str, line: int) -> Any:
+        """``default`` flagged with where it comes from (shown in the report, the inspector
+        and on the canvas; supplying another value is one undo step)."""
+        raw, notes = unflag(default)
+        if isinstance(raw, Unknown):
+            return raw
+        return Flagged(raw, (*notes, (line, note)))
+
     def call_known(self, known: Known, args: list[Any], kwargs: dict[str, Any], line: int) -> Any:
         path = known.path
         if path.startswith("airflow") and ".timezone." in path:
@@ -1290,6 +1435,10 @@ class _Reader:
             return handler(self, args, kwargs, line)
         if path in _PARSE_TIME:
             return self.parse_time(path, args, kwargs, line)
+        if path.endswith(".Variable.get") and path.startswith("airflow"):
+            return self.variable_default(path, args, kwargs, line)
+        if path in ("os.environ.get", "os.getenv"):
+            return self.environment_default(path, args, kwargs, line)
         reason = _unreadable_reason(path)
         if reason is not None:
             return Unknown(line, reason)
@@ -1367,6 +1516,7 @@ class _Reader:
             merged.setdefault("dag_id", args[0])
         dag = DagObj(merged, self.file, line)
         dag.caveats.extend(self.doubts)
+        dag.flags.extend(self.flags)
         return dag
 
     def current_dag(self, kwargs: dict[str, Any]) -> DagObj | None:
@@ -1554,6 +1704,30 @@ _LIBRARIES = frozenset(
         "enum",
     }
 )
+
+
+#: The exception names an ``except`` clause may catch an import failure with.
+_CATCHES = {
+    "ModuleNotFoundError": {"ModuleNotFoundError", "ImportError", "Exception", "BaseException"},
+    "ImportError": {"ImportError", "Exception", "BaseException"},
+}
+
+
+def _handler_for(handlers: list[ast.ExceptHandler], raised: _Raised) -> ast.ExceptHandler | None:
+    """The handler that takes ``raised``: for a failed import, the first whose exception
+    names catch its kind (or a bare ``except``); for a ``raise``, the first one."""
+    if not isinstance(raised, _ImportFailed):
+        return handlers[0] if handlers else None
+    catches = _CATCHES.get(raised.kind, {raised.kind, "Exception", "BaseException"})
+    for handler in handlers:
+        if handler.type is None:
+            return handler
+        types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        for named in types:
+            name = named.id if isinstance(named, ast.Name) else getattr(named, "attr", None)
+            if name in catches:
+                return handler
+    return None
 
 
 def _truthy(value: Any) -> bool:

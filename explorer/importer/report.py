@@ -91,6 +91,10 @@ class FileReport:
     reason: str | None = None
     #: DAG ids the file defines (``parsed`` files only).
     dag_ids: tuple[str, ...] = ()
+    #: Modules the file needs beyond Python and Airflow 3.3.2's own distributions
+    #: (``pandas``, a provider package): the import cannot judge them, Airflow's
+    #: environment must have them.
+    needs: tuple[str, ...] = ()
 
     def to_json(self) -> JsonObject:
         return {
@@ -98,6 +102,7 @@ class FileReport:
             "status": self.status,
             "reason": self.reason,
             "dag_ids": list(self.dag_ids),
+            "needs": list(self.needs),
         }
 
 
@@ -149,6 +154,9 @@ class ImportReport:
         for f in self.files:
             if f.status == "error":
                 lines.append(f"  {f.file}: unreadable: {f.reason}")
+            if f.needs:
+                listed = ", ".join(f"`{n}`" for n in f.needs)
+                lines.append(f"  {f.file}: needs {listed} where Airflow parses it")
         for d in self.dags:
             if d.status == "skipped":
                 lines.append(f"  {d.file}:{d.line}: {d.dag_id}: skipped: {d.reason}")

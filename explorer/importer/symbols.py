@@ -144,6 +144,9 @@ class DagObj:
     tasks: list[TaskObj] = field(default_factory=list)
     #: (line, reason) for doubts that hold for the whole DAG (a condition not read...).
     caveats: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, where from) for defaults the whole DAG depends on (a loop over a
+    #: ``Variable.get`` default made it): flagged, as a parse-time value is, not unresolved.
+    flags: list[tuple[int, str]] = field(default_factory=list)
     #: Task ids used so far, for ``@task`` ids made unique as Airflow does (``name__1``).
     task_ids: dict[str, int] = field(default_factory=dict)
     #: Full ids of the task groups made so far (``@task_group`` ids made unique the same way).

@@ -63,6 +63,7 @@ def test_import_writes_a_scenario_that_validates_and_simulates(tmp_path: Path) -
             "status": "parsed",
             "reason": None,
             "dag_ids": ["producer", "consumer", "unknown"],
+            "needs": [],
         }
     ]
     assert explorer("validate", str(out)).returncode == 0

@@ -3,16 +3,19 @@
 ``DagRun.get_running_dag_runs_to_examine`` reads the running runs of unpaused
 DAGs ordered by ``last_scheduling_decision`` (never examined first), then
 ``run_after``, and takes at most ``max_dagruns_per_loop_to_schedule`` = 20 of
-them (RND-6). Only an examined run whose tasks have all finished ends in that
-loop; a finished run beyond the 20 ends in a later loop, once the rotation
+them (RND-6). Runs tied on both come in the order the database reads them: the
+partial index ``idx_dag_run_running_dags`` on (state, dag_id), so by ``dag_id``,
+then by ``id`` (RND-8). Only an examined run whose tasks have all finished ends in
+that loop; a finished run beyond the 20 ends in a later loop, once the rotation
 reaches it. Examining a run stamps its ``last_scheduling_decision``.
 
 That order is kept as a :class:`Rotation` rather than sorted at every loop:
 runs examined together get one stamp, later than every earlier one, so they go
-to the back of a queue, among themselves by ``run_after``; runs never examined
-wait in front of it. The simulator skips loops in which nothing can change
-(adr/0003), yet every loop moves the rotation on: :meth:`Rotation.skip` replays
-the skipped loops' examinations (nothing else happens in them).
+to the back of a queue, among themselves by ``run_after``, ``dag_id`` and ``id``
+(the entry's key, :func:`sort_key`); runs never examined wait in front of it. The
+simulator skips loops in which nothing can change (adr/0003), yet every loop moves
+the rotation on: :meth:`Rotation.skip` replays the skipped loops' examinations
+(nothing else happens in them).
 
 Running runs of *paused* DAGs are never examined: the scheduler's sweep of
 paused DAGs finishes them instead, after the examination, without refreshing
@@ -46,7 +49,7 @@ from datetime import datetime
 from itertools import chain, compress, islice, repeat
 from itertools import count as places
 from operator import attrgetter, eq, is_, itemgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from explorer.engine.runs import DagRun
 from explorer.engine.tz import epoch_us
@@ -56,28 +59,25 @@ if TYPE_CHECKING:
 
 __all__ = ["Rotation", "sort_key"]
 
-#: A queue entry: the run's run_after as a number (the sort key, :func:`sort_key`), the
-#: run, and its start_date when it entered (a run a backfill clears and starts again
-#: enters afresh; its old entry is then dead).
-_Entry = tuple[float | int, DagRun, datetime | None]
+#: A run's place among runs of one examination stamp (:func:`sort_key`).
+_Key = tuple[int, str, int]
+#: A queue entry: the run's sort key, the run, and its start_date when it entered (a
+#: run a backfill clears and starts again enters afresh; its old entry is then dead).
+_Entry = tuple[_Key, DagRun, datetime | None]
 
-#: An entry's sort key, read in C (a group of 20 is sorted at every loop).
+#: An entry's sort key, read in C (a group of 20 is sorted at every loop); it leads
+#: with run_after.
 _RUN_AFTER = itemgetter(0)
 #: An entry's run, and a run's state, read in C.
 _RUN = itemgetter(1)
 _STATE = attrgetter("state")
 
-#: Beyond this many microseconds from the epoch a float no longer holds every integer.
-_EXACT = 2**53
 
-
-def sort_key(run_after: datetime) -> float | int:
-    """``run_after`` as microseconds since the epoch, ordered and tied exactly as the
-    instants are: a float where that is exact (the sort compares floats in C, a third
-    cheaper than datetimes: skips sort a group of 20 for every loop skipped, issue 14),
-    else the integer (a float and an int compare exactly)."""
-    micros = epoch_us(run_after)
-    return float(micros) if -_EXACT < micros < _EXACT else micros
+def sort_key(run: DagRun) -> _Key:
+    """The examination order among runs stamped alike: ``run_after`` (microseconds
+    since the epoch), then the order the database reads ties in, ``dag_id`` then
+    ``id`` (RND-8)."""
+    return (epoch_us(run.run_after), run.dag_id, run.id)
 
 
 @dataclass(slots=True)
@@ -101,9 +101,6 @@ class Rotation:
     #: The caller's memo of such a loop (``loop.earliest_reason``): the epoch and the
     #: ids of the runs it was derived for, and the loop.
     memo: tuple[tuple[int, frozenset[int]], datetime | None] | None = None
-    #: Every key entered is a float (:func:`sort_key`: run_afters before the year
-    #: 2255), so a skip's groups may be merged on machine floats (:func:`_append_sorted`).
-    float_keys: bool = True
 
     def changed(self) -> None:
         """Something may have changed which runs are examinable (RND-4, runs ended or
@@ -157,10 +154,7 @@ class Rotation:
     def started(self, run: DagRun) -> None:
         """``run`` became running: it is examined before every run examined already."""
         run.last_scheduling_decision = None
-        key = sort_key(run.run_after)
-        if not isinstance(key, float):
-            self.float_keys = False
-        self.fresh.append((key, run, run.start_date))
+        self.fresh.append((sort_key(run), run, run.start_date))
         self.fresh_sorted = False
         self.epoch += 1
 
@@ -185,7 +179,7 @@ class Rotation:
             taken = self._take_front(cap)
         else:
             taken = self._take_unpaused(dags, cap, paused)
-        taken.sort(key=_RUN_AFTER)  # stable: earlier place breaks ties
+        taken.sort(key=_RUN_AFTER)
         runs = list(map(_RUN, taken))
         for run in runs:
             run.last_scheduling_decision = now
@@ -318,9 +312,8 @@ class Rotation:
         # those loops look for no period.
         done = min(count, -(-size // cap))
         head = done * cap
-        merge = self.float_keys
         for at in range(0, head, cap):
-            _append_group(queue, at, at + cap, merge)
+            _append_group(queue, at, at + cap)
         saved: list[_Entry] | None = None
         power = steps = 1
         limit = 4 * size
@@ -344,7 +337,7 @@ class Rotation:
                 if saved is None or steps == power:
                     saved, power, steps = queue[head:], power * 2, 0
                 steps += 1
-            _append_group(queue, head, head + cap, merge)
+            _append_group(queue, head, head + cap)
             head += cap
             done += 1
             if head >= limit:  # keep the list short: drop what was rotated away
@@ -388,71 +381,12 @@ class Rotation:
             seen.clear()
 
 
-def _append_group(queue: list[_Entry], start: int, end: int, merge: bool) -> None:
+def _append_group(queue: list[_Entry], start: int, end: int) -> None:
     """One replayed loop: ``queue[start:end]`` (a whole group: the queue is longer than
-    the cap) appended sorted by run_after, stably (earlier place breaks ties); merged
-    when ``merge`` allows and it is two runs (:func:`_append_sorted`), else sorted."""
-    if merge and _append_sorted(queue, start, end):
-        return
+    the cap) appended in examination order (:func:`sort_key`)."""
     group = queue[start:end]
     group.sort(key=_RUN_AFTER)
     queue += group
-
-
-def _append_sorted(queue: list[_Entry], start: int, end: int) -> bool:
-    """Append ``queue[start:end]`` to ``queue`` sorted by run_after, stably, when that
-    group is at most two ascending runs; False, with nothing appended, otherwise.
-
-    After a rotation's first pass every group is sorted, and a later loop's group is
-    the tail of one and the head of the next: two runs, merged here on machine floats
-    with one comparison an entry (earlier place first on a tie, as the stable sort
-    puts it). ``list.sort`` with its key costs about twice as much on 20 entries, a
-    call to the key per entry and a binary insertion of the second run, and a skip
-    sorts a group for every loop it replays (issue 14: the rotation was a fifth of
-    the loop's instructions). Only for float keys (``Rotation.float_keys``): a float
-    read from an integer key could tie two instants that differ.
-    """
-    # Read as tuples of any length: a compiled read of an ``_Entry`` would check and
-    # unpack all three fields (adr/0013) where only the key is wanted.
-    rows = cast("list[tuple[Any, ...]]", queue)
-    second = start + 1
-    previous: float = rows[start][0]
-    while second < end:
-        key: float = rows[second][0]
-        if key < previous:
-            break
-        previous = key
-        second += 1
-    if second == end:  # already sorted
-        queue.extend(queue[start:end])
-        return True
-    later = second + 1
-    previous = rows[second][0]
-    while later < end:
-        key = rows[later][0]
-        if key < previous:
-            return False  # three runs or more: the caller sorts
-        previous = key
-        later += 1
-    left, right = start, second
-    left_key: float = rows[left][0]
-    right_key: float = rows[right][0]
-    while True:
-        if right_key < left_key:
-            rows.append(rows[right])
-            right += 1
-            if right == end:
-                break
-            right_key = rows[right][0]
-        else:
-            rows.append(rows[left])
-            left += 1
-            if left == second:
-                break
-            left_key = rows[left][0]
-    queue.extend(queue[left:second])
-    queue.extend(queue[right:end])
-    return True
 
 
 def _take_from(

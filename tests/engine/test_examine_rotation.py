@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 from datetime import UTC, datetime, timedelta
-from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from hypothesis import strategies as st
 
 from explorer.engine.dag import DagSpec
 from explorer.engine.dagstate import DagState
-from explorer.engine.examine import Rotation, _append_sorted, sort_key
+from explorer.engine.examine import Rotation, sort_key
 from explorer.engine.runs import DagRun, RunState
 from explorer.engine.timetables import timetable_from_schedule
 
@@ -37,10 +36,12 @@ def running_run(
 ) -> DagRun:
     """A running run as the rotation reads it; ``nth`` is its name in these tests. A real
     ``DagRun``: the compiled rotation (adr/0013) takes nothing else."""
-    return DagRun(
+    run = DagRun(
         dag_id, name, None, "scheduled", "timetable", None, None, run_after, T0,
         state=state, start_date=start_date,
     )  # fmt: skip
+    run.id = name  # created in the order of their names
+    return run
 
 
 def Dag(is_paused: bool) -> DagState:
@@ -64,7 +65,7 @@ def rotations(draw: st.DrawFn) -> tuple[Rotation, dict[str, Any], int, int]:
             state="running",
             start_date=started,
         )
-        entry = (sort_key(run.run_after), run, started)
+        entry = (sort_key(run), run, started)
         if draw(st.booleans()):
             rotation.started(run)  # type: ignore[arg-type]
             rotation.fresh[-1] = entry  # type: ignore[assignment]
@@ -144,10 +145,15 @@ def test_a_long_gap_jumps_whole_periods_and_lands_where_the_replay_does() -> Non
     assert _state(fast) == _state(slow)
 
 
+def _order(run: DagRun) -> tuple[datetime, str, int]:
+    """RND-6 and RND-8's order among runs stamped alike."""
+    return (run.run_after, run.dag_id, run.id)
+
+
 class PlainModel:
-    """Step 5 as the plainest reading of RND-6: the runs never examined (by run_after,
-    in starting order among ties) before the examined ones; every loop takes the first
-    ``cap`` of unpaused DAGs, sorts them by run_after (stably) and puts them at the back;
+    """Step 5 as the plainest reading of RND-6 and RND-8: the runs never examined (by
+    run_after, dag_id, id) before the examined ones; every loop takes the first ``cap``
+    of unpaused DAGs, sorts them by run_after, dag_id and id and puts them at the back;
     an ended run leaves at once."""
 
     def __init__(self) -> None:
@@ -156,11 +162,11 @@ class PlainModel:
         self.stamps: dict[int, datetime] = {}  # by name: when last examined
 
     def loop(self, paused: set[str], cap: int, now: datetime = T0) -> list[int]:
-        order = sorted(self.fresh, key=lambda r: r.run_after) + self.queue
+        order = sorted(self.fresh, key=_order) + self.queue
         taken = [r for r in order if r.dag_id not in paused][:cap]
         self.fresh = [r for r in self.fresh if r not in taken]
         self.queue = [r for r in self.queue if r not in taken]
-        taken.sort(key=lambda r: r.run_after)
+        taken.sort(key=_order)
         self.queue += taken
         self.stamps.update((r.nth, now) for r in taken)
         return [r.nth for r in taken]
@@ -258,35 +264,3 @@ def test_skips_and_the_loop_they_lead_to_are_the_plain_models(
         got = rotation.examine(dags, now, cap, paused)  # type: ignore[arg-type]
         assert [r.nth for r in got] == model.loop(paused, cap)
         assert all(r.last_scheduling_decision == now for r in got)
-
-
-def _runs_in(keys: list[float]) -> int:
-    """How many ascending runs ``keys`` is made of."""
-    return 1 + sum(1 for a, b in pairwise(keys) if b < a)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.integers(0, 6), max_size=8),
-    st.lists(st.integers(0, 6), min_size=1, max_size=30),
-    st.booleans(),
-)
-def test_a_group_of_two_runs_is_merged_as_the_stable_sort_orders_it(
-    before: list[int], group: list[int], two_runs: bool
-) -> None:
-    """The skip's merge (``_append_sorted``, compiled in the bundle) against
-    ``list.sort``: the same entries in the same order, earlier place first on a tie;
-    a group of three runs or more is left to the sort."""
-    if two_runs:  # the usual group: the tail of one sorted group, the head of the next
-        cut = len(group) // 2
-        group = sorted(group[:cut]) + sorted(group[cut:])
-    keys = [float(k) for k in before + group]
-    queue = [(key, running_run(n, "d", T0, "running", T0), T0) for n, key in enumerate(keys)]
-    start, end = len(before), len(keys)
-    expected = sorted(queue[start:end], key=lambda entry: entry[0])
-    merged = _append_sorted(queue, start, end)  # type: ignore[arg-type]
-    assert merged == (_runs_in(keys[start:end]) <= 2)
-    if merged:
-        assert [entry[1].nth for entry in queue[end:]] == [entry[1].nth for entry in expected]
-    else:
-        assert len(queue) == end  # nothing appended: the caller sorts

@@ -5,8 +5,8 @@ hold to the plain reading they replace.
   (``loop._examined_touched``): the run a key holds in ``touched`` is the live run the
   rotation holds, on random scenarios and on a state restored from a checkpoint and a
   Back snapshot (copies, whose runs must stay shared between the two);
-* the rotation's sort key (``examine.sort_key``) orders and ties instants exactly as the
-  instants do, past the range in which a float holds every microsecond;
+* the rotation's sort key (``examine.sort_key``) orders runs by run_after, then dag_id,
+  then id (RND-6, RND-8);
 * the first place of a wanted run (``examine._first_place``) is the plain scan's.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -25,6 +24,7 @@ from hypothesis import strategies as st
 from explorer.engine import loop
 from explorer.engine.dag import DagSpec, TaskSpec
 from explorer.engine.examine import _first_place, sort_key
+from explorer.engine.runs import DagRun
 from explorer.engine.simulation import SchedulerConfig, Simulation
 from explorer.engine.timetables import timetable_from_schedule
 from tests.engine.test_random_scenarios import (
@@ -108,23 +108,20 @@ INSTANTS = st.datetimes(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(INSTANTS, min_size=2, max_size=30))
-def test_sort_key_orders_and_ties_instants_as_they_do(instants: list[datetime]) -> None:
-    keyed = sorted(range(len(instants)), key=lambda i: sort_key(instants[i]))
-    plain = sorted(range(len(instants)), key=lambda i: instants[i])
-    assert keyed == plain  # both stable: equal instants keep their places
-    for a, b in pairwise(instants):
-        assert (sort_key(a) < sort_key(b)) == (a < b)
-        assert (sort_key(a) == sort_key(b)) == (a == b)
-
-
-def test_sort_key_is_exact_on_both_sides_of_the_float_limit() -> None:
-    far = datetime(9999, 12, 30, tzinfo=UTC)
-    assert sort_key(far) < sort_key(far + timedelta(microseconds=1))
-    edge = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=2**53 - 2)
-    keys = [sort_key(edge + timedelta(microseconds=n)) for n in range(4)]
-    assert keys == sorted(keys) and len(set(keys)) == 4
-    assert isinstance(keys[0], float) and isinstance(keys[-1], int)
+@given(st.lists(st.tuples(INSTANTS, st.sampled_from("abc")), min_size=2, max_size=30))
+def test_sort_key_orders_runs_by_run_after_then_dag_id_then_id(
+    drawn: list[tuple[datetime, str]],
+) -> None:
+    runs = []
+    for index, (run_after, dag_id) in enumerate(drawn):
+        run = DagRun(
+            dag_id, index, None, "scheduled", "timetable", None, None, run_after, run_after
+        )
+        run.id = index
+        runs.append(run)
+    keyed = sorted(runs, key=sort_key)
+    plain = sorted(runs, key=lambda r: (r.run_after, r.dag_id, r.id))  # RND-6, RND-8
+    assert keyed == plain
 
 
 @settings(max_examples=300, deadline=None)

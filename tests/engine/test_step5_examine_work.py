@@ -44,6 +44,11 @@ class Run:
     start_date: datetime | None = None
     last_scheduling_decision: datetime | None = None
 
+    @property
+    def id(self) -> int:
+        """Created in the order of their names (``dag_run.id``)."""
+        return self.name
+
 
 @dataclass
 class Dag:
@@ -51,9 +56,9 @@ class Dag:
 
 
 class Model:
-    """RND-6 as written: every loop sorts the running runs by (never examined first,
-    last decision, run_after), keeping the previous order for ties, and takes the
-    first ``cap`` of unpaused DAGs; a loop's stamp is later than every earlier one."""
+    """RND-6 and RND-8 as written: every loop sorts the running runs by (never examined
+    first, last decision, run_after, dag_id, id) and takes the first ``cap`` of unpaused
+    DAGs; a loop's stamp is later than every earlier one."""
 
     def __init__(self) -> None:
         self.order: list[Run] = []
@@ -65,16 +70,16 @@ class Model:
         self.stamp[id(run)] = None
 
     def examine(self, paused: set[str], cap: int) -> list[int]:
-        def key(r: Run) -> tuple[bool, int, datetime]:
+        def key(r: Run) -> tuple[bool, int, datetime, str, int]:
             stamp = self.stamp[id(r)]
-            return (stamp is not None, stamp or 0, r.run_after)
+            return (stamp is not None, stamp or 0, r.run_after, r.dag_id, r.id)
 
         self.order = sorted((r for r in self.order if r.state == "running"), key=key)
         taken = [r for r in self.order if r.dag_id not in paused][:cap]
         self.loops += 1
         for r in taken:
             self.stamp[id(r)] = self.loops
-        return [r.name for r in sorted(taken, key=lambda r: r.run_after)]
+        return [r.name for r in sorted(taken, key=lambda r: (r.run_after, r.dag_id, r.id))]
 
 
 #: One step of a history: ("start", run_after offset), ("end", pick), ("restart", pick),

@@ -342,7 +342,7 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(answer.to_dict(), out, indent=2)
         out.write("\n")
         return 0
-    out.write(f"{answer.dag_id} at {iso(answer.at)}: {answer.verdict}\n")
+    out.write(f"{answer.question}\n{answer.dag_id} at {iso(answer.at)}: {answer.verdict}\n")
     marks = {True: "ok     ", False: "BLOCKS ", None: "info   "}
     for condition in answer.conditions:
         rule = f" [{condition.rule}]" if condition.rule else ""

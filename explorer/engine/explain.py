@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from explorer.engine.assets.condition import AssetKey
+from explorer.engine.causes import (
+    Cause,
+    consumed_without_data,
+    missing_event_causes,
+    run_failure,
+)
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.simulation import Simulation
@@ -23,15 +30,29 @@ __all__ = ["Condition", "Explanation", "explain"]
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One check: ``ok`` True allows the run, False blocks it, None is information."""
+    """One check: ``ok`` True allows the run, False blocks it, None is information.
+    ``causes``: the chain behind it (a missing event's producer run that failed...)."""
 
     name: str
     ok: bool | None
     detail: str
     rule: str = ""
+    causes: tuple[Cause, ...] = ()
+
+    @property
+    def cause(self) -> Cause | None:
+        """The first cause, the one a person follows first."""
+        return self.causes[0] if self.causes else None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail, "rule": self.rule}
+        return {
+            "name": self.name,
+            "ok": self.ok,
+            "detail": self.detail,
+            "rule": self.rule,
+            "cause": None if self.cause is None else self.cause.to_dict(),
+            "causes": [c.to_dict() for c in self.causes],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +61,22 @@ class Explanation:
     at: datetime
     verdict: str
     conditions: list[Condition] = field(default_factory=list)
+    #: The question the DAG's state asks ("Why did X fail?", "Why is X waiting?"...).
+    question: str = ""
 
     @property
     def blocked_by(self) -> list[Condition]:
         return [c for c in self.conditions if c.ok is False]
 
+    @property
+    def causes(self) -> list[Cause]:
+        return [cause for c in self.conditions for cause in c.causes]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "dag_id": self.dag_id,
             "at": iso(self.at),
+            "question": self.question,
             "verdict": self.verdict,
             "conditions": [c.to_dict() for c in self.conditions],
         }
@@ -69,7 +97,46 @@ def _span(delta: timedelta) -> str:
 
 
 def explain(sim: Simulation, dag_id: str) -> Explanation:
-    """Explain ``dag_id`` at ``sim.now`` (advance or restore the simulation first)."""
+    """Explain ``dag_id`` at ``sim.now`` (advance or restore the simulation first): the
+    scheduler's checks, what the DAG's last run did, and the question its state asks."""
+    found = _explain_checks(sim, dag_id)
+    dag = sim.dags[dag_id]
+    conditions = [*_last_run(sim, dag), *found.conditions]
+    return Explanation(dag_id, found.at, found.verdict, conditions, _question(dag, found.verdict))
+
+
+def _question(dag: DagState, verdict: str) -> str:
+    """The question the DAG's state asks, which its explanation answers."""
+    name = dag.dag_id
+    if any(r.state == "queued" for r in dag.active):
+        return f"Why is {name} queued?"
+    last = dag.runs[len(dag.runs) - 1] if len(dag.runs) else None
+    if last is not None and last.state == "failed":
+        return f"Why did {name} fail?"
+    if verdict.startswith("waiting"):
+        return f"Why is {name} waiting?"
+    if last is not None:
+        return f"Why did {name} run?"
+    return f"Why didn't {name} run?"
+
+
+def _last_run(sim: Simulation, dag: DagState) -> list[Condition]:
+    """What the DAG's last run did, when that needs explaining: it failed (which task,
+    why), or it consumed an event of a run that wrote no data."""
+    if not len(dag.runs):
+        return []
+    last = dag.runs[len(dag.runs) - 1]
+    failure = run_failure(sim, last)
+    if failure is not None:
+        return [Condition("last run", None, failure.sentence, failure.rule, (failure,))]
+    no_data = consumed_without_data(sim, last)
+    if no_data:
+        detail = f"run {last.run_id} " + "; ".join(c.sentence for c in no_data)
+        return [Condition("last run", None, detail, "AS-1", tuple(no_data))]
+    return []
+
+
+def _explain_checks(sim: Simulation, dag_id: str) -> Explanation:
     dag = sim.dags.get(dag_id)
     if dag is None:
         raise EngineError(f"unknown dag_id {dag_id!r}; known: {', '.join(sorted(sim.dags))}")
@@ -209,7 +276,12 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
             detail = f"{leaf['label']}: nothing emitted through it yet, so false (AS-9)"
         else:
             detail = f"{leaf['label']}: waiting for an event"
-        checks.append(Condition("asset", leaf["satisfied"], detail, "AS-3"))
+        causes: tuple[Cause, ...] = ()
+        if not leaf["satisfied"] and leaf["kind"] == "asset":
+            key = AssetKey(leaf["asset"]["name"], leaf["asset"]["uri"])
+            causes = tuple(missing_event_causes(sim, key, _since(sim, dag)))
+            detail += "; " + "; ".join(c.sentence for c in causes)
+        checks.append(Condition("asset", leaf["satisfied"], detail, "AS-3", causes))
     active = dag.active_runs(include_backfill=True)
     limit_ok = active < dag.spec.max_active_runs
     room = (
@@ -246,6 +318,12 @@ def _explain_assets(sim: Simulation, dag: DagState, checks: list[Condition]) -> 
             "paused" if dag.is_paused else "at max_active_runs"
         )
     return "ready: the next scheduler loop creates an asset-triggered run"
+
+
+def _since(sim: Simulation, dag: DagState) -> datetime:
+    """Since when a consumer has waited: its last run's creation, else the start."""
+    runs = dag.runs
+    return runs[len(runs) - 1].created_at if len(runs) else sim.start
 
 
 def _explain_partitions(sim: Simulation, dag: DagState, checks: list[Condition]) -> str:

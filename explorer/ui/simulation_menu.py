@@ -107,6 +107,20 @@ def register(registry: ActionRegistry, bench: Callable[[], Workbench | None]) ->
 
         registry.register(action_id, f"{text}\t{key}", run, tip=f"{tip} ({key})")
         ids.append(action_id)
+
+    def navigate_back() -> None:
+        current = bench()
+        if current is not None:
+            current.navigate_back()
+
+    registry.register(
+        "sim.navigate_back",
+        "Back to the DAG E&xplained Before",
+        navigate_back,
+        shortcut="Alt+Left",
+        tip="After following a cause in the explain pane, explain the DAG you came from",
+    )
+    ids.append("sim.navigate_back")
     return ids
 
 

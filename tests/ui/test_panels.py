@@ -559,3 +559,36 @@ class TestInjectedFutureFailure:
         assert timeline.injected_runs == {} and timeline.overlay_item.doomed == []
         assert timeline.injected_ghosts == {}
         assert all(g.injected == 0 for g in timeline.overlay_item.ghosts)
+
+
+def test_a_cause_is_followed_to_the_failed_run_and_back(qtbot: QtBot) -> None:
+    """From the waiting consumer's explanation, one click selects the producer run that
+    failed on the timeline and explains it; Back returns to the consumer."""
+    path = Path(__file__).resolve().parents[2] / "resources" / "scenarios"
+    session = SimulationSession(load_scenario(path / "producer_fails_silence.json"))
+    bench = Workbench(session, ticker=ManualTicker(), prompter=Answers())
+    qtbot.addWidget(bench)
+    bench.resize(1400, 900)
+    bench.show()
+    qtbot.waitExposed(bench)
+    session.run_to(utc(2024, 5, 2, 12))
+    bench.tabs.setCurrentWidget(bench.explain)
+    bench.timeline.dag_selected.emit("orders_report")
+    assert bench.explain.question.text().startswith("Why is orders_report waiting?")
+    tree = bench.explain.conditions
+    children = [
+        tree.topLevelItem(i).child(j)  # type: ignore[union-attr]
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())  # type: ignore[union-attr]
+    ]
+    (follow,) = [c for c in children if "ingest_orders" in c.text(3)]
+    assert "write_orders" in follow.text(3)
+    with qtbot.waitSignal(bench.explain.cause_activated, timeout=1000):
+        tree.itemClicked.emit(follow, 1)
+    assert bench.explain.dag_id == "ingest_orders"
+    assert bench.explain.question.text().startswith("Why did ingest_orders fail?")
+    failed = session.sim.dags["ingest_orders"].runs[1]
+    assert failed.state == "failed"
+    assert bench.timeline.selected_run == ("ingest_orders", failed.run_id)
+    assert bench.navigate_back()
+    assert bench.explain.dag_id == "orders_report"

@@ -30,6 +30,8 @@ _MARKS = {True: ("✔ ok", "#2e7d32"), False: ("✘ BLOCKS", "#c62828"), None: (
 class ExplainPane(QtWidgets.QWidget):
     alert_activated = QtCore.Signal(object)
     dag_chosen = QtCore.Signal(str)
+    #: A cause row was clicked: the window follows it (the failed run on the timeline).
+    cause_activated = QtCore.Signal(object)
 
     def __init__(self, session: SimulationSession, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -66,7 +68,7 @@ class ExplainPane(QtWidgets.QWidget):
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.conditions = QtWidgets.QTreeWidget()
         self.conditions.setHeaderLabels(["", "check", "rule", "detail"])
-        self.conditions.setRootIsDecorated(False)
+        self.conditions.setRootIsDecorated(True)  # causes hang under their check
         self.conditions.setWordWrap(True)
         self.conditions.setUniformRowHeights(False)
         self.conditions.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
@@ -83,6 +85,8 @@ class ExplainPane(QtWidgets.QWidget):
         self._wrap = _WrappedColumn(self.conditions, 3)
         self.conditions.setItemDelegateForColumn(3, self._wrap)
         header.sectionResized.connect(lambda *_: self.conditions.doItemsLayout())
+        self.conditions.itemClicked.connect(self._condition_clicked)
+        self.conditions.itemActivated.connect(self._condition_clicked)
         self.alerts = QtWidgets.QListWidget()
         self.alerts.setWordWrap(True)
         self.alerts.setToolTip("Click an alert to show its DAG and move the timeline to it")
@@ -220,7 +224,7 @@ class ExplainPane(QtWidgets.QWidget):
         blocked = bool(answer.blocked_by) or answer.verdict.startswith(
             ("waiting", "blocked", "no ")
         )
-        ask = f"Why didn't {dag_id} run?" if blocked else f"What will {dag_id} do next?"
+        ask = answer.question
         self.question.setText(f"{ask} — at {fmt_local(answer.at, zone)} · {fmt_utc(answer.at)}")
         colour = "#c62828" if blocked else "#2e7d32"
         self.verdict.setText(
@@ -237,6 +241,21 @@ class ExplainPane(QtWidgets.QWidget):
             item.setFont(0, bold)
             item.setToolTip(3, condition.detail)
             self.conditions.addTopLevelItem(item)
+            for cause in condition.causes:
+                if cause.run_id is None and cause.dag_id is None:
+                    continue
+                follow = "follow: select the run" if cause.run_id else f"follow: {cause.dag_id}"
+                child = QtWidgets.QTreeWidgetItem(["→", follow, cause.rule, cause.sentence])
+                child.setData(0, QtCore.Qt.ItemDataRole.UserRole, cause)
+                child.setForeground(1, QtGui.QColor("#1565c0"))
+                child.setToolTip(1, "Click to show it on the timeline (Alt+Left: back)")
+                item.addChild(child)
+            item.setExpanded(True)
+
+    def _condition_clicked(self, item: QtWidgets.QTreeWidgetItem, _column: int = 0) -> None:
+        cause = item.data(0, QtCore.Qt.ItemDataRole.UserRole)
+        if cause is not None:
+            self.cause_activated.emit(cause)
 
     def _refresh_alerts(self) -> None:
         self._alerts_timer.stop()

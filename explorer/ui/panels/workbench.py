@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.engine.alerts import Alert
+from explorer.engine.causes import Cause
 from explorer.ui.clock import ClockControls, Ticker
 from explorer.ui.panels.compare import ComparePane
 from explorer.ui.panels.explain import ExplainPane
@@ -47,6 +48,8 @@ class Workbench(QtWidgets.QWidget):
         super().__init__(parent)
         self.session = session
         self.canvas = canvas
+        #: The DAGs explained before each followed cause (:meth:`navigate_back`).
+        self.trail: list[str] = []
         self.clock_bar = ClockControls(session, ticker=ticker)
         self.timeline = TimelinePane()
         if lane_order is not None:
@@ -107,6 +110,7 @@ class Workbench(QtWidgets.QWidget):
         t.display_zone_changed.connect(self.clock_bar.set_display_zone)
         t.display_zone_changed.connect(self.explain.set_display_zone)
         self.explain.alert_activated.connect(self.show_alert)
+        self.explain.cause_activated.connect(self.follow_cause)
         # issue 12: what each deployment change did, on the timeline and in the explain pane
         t.change_mark_selected.connect(lambda mark: self.explain.show_change([mark]))
         t.run_selected.connect(self._explain_run_change)
@@ -134,6 +138,29 @@ class Workbench(QtWidgets.QWidget):
         sim = self.session.sim
         self.timeline.show_simulation(sim)
         self.table.refresh(sim)
+
+    def follow_cause(self, cause: Cause) -> None:
+        """Show a cause: its run selected on the timeline, centred on when it happened, and
+        its DAG explained; :meth:`navigate_back` returns to the DAG explained before."""
+        if cause.dag_id is None:
+            return
+        self.trail.append(self.explain.dag_id)
+        if cause.at is not None:
+            self.timeline.center_on(cause.at)
+        if cause.run_id is None or not self.timeline.select_run(
+            cause.dag_id, cause.run_id, emit=True
+        ):
+            self.timeline.dag_selected.emit(cause.dag_id)
+
+    def navigate_back(self) -> bool:
+        """Back to the DAG explained before the last cause was followed (not the clock's
+        Back); False when there is none."""
+        while self.trail:
+            previous = self.trail.pop()
+            if previous and previous in self.session.sim.dags:
+                self.timeline.dag_selected.emit(previous)
+                return True
+        return False
 
     def show_alert(self, alert: Alert) -> None:
         """Select the alert's DAG and move the timeline to its instant."""

@@ -32,6 +32,7 @@ from explorer.engine.assets.condition import (
     RefNode,
     walk,
 )
+from explorer.engine.causes import failed_producer_runs
 from explorer.engine.dagstate import DagState
 from explorer.engine.errors import EngineError
 from explorer.engine.partition_waits import OwedKeys
@@ -213,7 +214,7 @@ def compute_alerts(
             continue
         cond = dag.spec.timetable.asset_condition
         if cond is not None:
-            alerts.extend(_silence(dag, cond, cadences, until, factor, created[dag.dag_id]))
+            alerts.extend(_silence(sim, dag, cond, cadences, until, factor, created[dag.dag_id]))
             alerts.extend(_never_produced(sim, dag, cond, emitted))
             alerts.extend(_slower(dag, cond, cadences))
             if not dag.direct_assets and not dag.schedule_aliases and dag.schedule_refs:
@@ -286,6 +287,7 @@ def _partition_alerts(sim: Simulation) -> list[Alert]:
 
 
 def _silence(
+    sim: Simulation,
     dag: DagState,
     cond: Condition,
     cadences: _Cadences,
@@ -302,14 +304,25 @@ def _silence(
     alerts = []
     for since, next_run in itertools.pairwise(marks):
         if next_run - since > limit and since + limit <= until:
+            failures = [
+                cause
+                for node in walk(cond)
+                if isinstance(node, AssetNode)
+                for cause in failed_producer_runs(sim, node.key, since, since + limit)
+            ]
+            why = (
+                "; ".join(c.sentence for c in failures)
+                if failures
+                else "an upstream producer failed, was paused or emits nothing"
+            )
             alerts.append(
                 Alert(
                     "consumer_silent",
                     since + limit,
                     dag.dag_id,
                     f"{dag.dag_id} has not run for {_human(limit)} (expected about every "
-                    f"{_human(cadence)}, alert at {factor}x): an upstream producer failed, "
-                    "was paused or emits nothing — Airflow raises no error for this",
+                    f"{_human(cadence)}, alert at {factor}x): {why} — Airflow raises no "
+                    "error for this",
                 )
             )
     return alerts

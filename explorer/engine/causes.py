@@ -26,7 +26,14 @@ if TYPE_CHECKING:
     from explorer.engine.runs import DagRun, TaskInstance
     from explorer.engine.simulation import Simulation
 
-__all__ = ["Cause", "consumed_without_data", "failed_task", "missing_event_causes", "run_failure"]
+__all__ = [
+    "Cause",
+    "consumed_without_data",
+    "failed_producer_runs",
+    "failed_task",
+    "missing_event_causes",
+    "run_failure",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +195,42 @@ def missing_event_causes(sim: Simulation, key: AssetKey, since: datetime) -> lis
         )
         return [Cause("no_producer", None, sentence, "AS-1")]
     return [_producer_cause(sim, dag, key, since) for dag in producers]
+
+
+def failed_producer_runs(
+    sim: Simulation, key: AssetKey, since: datetime, until: datetime
+) -> list[Cause]:
+    """The producer runs of ``key`` that ended failed between ``since`` and ``until`` with
+    the task that writes it failed: each one an event that never came (AS-1)."""
+    out: list[Cause] = []
+    for dag in sim.dags.values():
+        task_id = _writes(dag, key)
+        if task_id is None:
+            continue
+        for run in reversed(_recent_runs(dag, since)):
+            ended = run.end_date
+            if run.state != "failed" or ended is None or not since <= ended <= until:
+                continue
+            task = failed_task(sim, run, prefer=task_id)
+            if task is None or task.task_id != task_id:
+                continue
+            sentence = (
+                f"{possessive(dag.dag_id)} run of {_day(run)} failed at {iso(ended)} "
+                f"(task {task_id}: {_why_failed(sim, run, task)}), so no {key.name} event"
+            )
+            out.append(
+                Cause(
+                    "failed_run",
+                    dag.dag_id,
+                    sentence,
+                    "AS-1",
+                    run.run_id,
+                    task_id,
+                    ended,
+                    run.logical_date,
+                )
+            )
+    return out
 
 
 def consumed_without_data(sim: Simulation, run: DagRun) -> list[Cause]:

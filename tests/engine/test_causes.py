@@ -77,3 +77,13 @@ def test_a_paused_producer_is_the_cause_when_nothing_ran() -> None:
     answer = explain(_sim_at(NOON, json.dumps(document)), "orders_report")
     (paused,) = [c for c in answer.causes if c.dag_id == "ingest_orders"]
     assert paused.kind == "paused" and paused.rule == "SCH-6"
+
+
+def test_the_silence_alert_names_the_failed_producer_run() -> None:
+    from explorer.engine.alerts import compute_alerts
+
+    until = datetime(2024, 5, 4, 12, tzinfo=UTC)
+    silent = [a for a in compute_alerts(_sim_at(until), until) if a.kind == "consumer_silent"]
+    orders = next(a for a in silent if a.subject == "orders_report")
+    assert "ingest_orders' run of 2024-05-02" in orders.message
+    assert "write_orders" in orders.message

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from explorer import __version__
+from explorer.document.wording import count
 from explorer.engine.alerts import record_with_alerts
 from explorer.engine.errors import EngineError
 from explorer.engine.explain import explain
@@ -247,7 +248,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
             sys.stderr.write(f"error: {exc}\n")
             status = 1
             continue
-        out.write(f"{path}: valid ({len(inputs.dags)} DAGs, {len(inputs.script)} actions)\n")
+        dags, actions = count(len(inputs.dags), "DAG"), count(len(inputs.script), "action")
+        out.write(f"{path}: valid ({dags}, {actions})\n")
         for warning in inputs.warnings:
             out.write(f"{path}: warning: {warning}\n")
     return status

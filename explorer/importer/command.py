@@ -13,6 +13,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from explorer.document.wording import count
 from explorer.importer.api import import_paths
 from explorer.importer.discover import IgnoreSyntax
 from explorer.importer.project import run_import
@@ -77,5 +78,5 @@ def run_import_command(
         sys.stderr.write("error: no DAG could be imported; no scenario written\n")
         return 1
     save_scenario(result.scenario, out_path)
-    sys.stderr.write(f"wrote {output} ({result.dag_count} DAGs)\n")
+    sys.stderr.write(f"wrote {output} ({count(result.dag_count, 'DAG')})\n")
     return 0

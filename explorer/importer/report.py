@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from explorer.document.wording import count
 from explorer.scenario.printable import printable_line
 from explorer.scenario.values import JsonObject
 
@@ -145,7 +146,7 @@ class ImportReport:
         lines = [
             f"{len(self.files)} files: {files['parsed']} parsed, {files['skipped']} skipped, "
             f"{files['error']} unreadable",
-            f"{len(self.dags)} DAGs: {by_status['imported']} imported, "
+            f"{count(len(self.dags), 'DAG')}: {by_status['imported']} imported, "
             f"{by_status['partial']} partial, "
             f"{by_status['skipped']} skipped",
             f"every task lasts {self.task_duration} (the stated default; change it per task); "

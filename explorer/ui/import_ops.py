@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.document.provenance import import_record
+from explorer.document.wording import count
 from explorer.importer import DEFAULT_TASK_DURATION, ImportResult, import_paths, merge_reimport
 from explorer.ui.actions import ActionRegistry
 from explorer.ui.commands import edit
@@ -197,7 +198,7 @@ class ImportOps(QObject):
         self.panel.set_report(report)
         self._show_dock()
         self.window.show_message(
-            f"Imported {result.dag_count} DAGs from {len(report.files)} files: "
+            f"Imported {count(result.dag_count, 'DAG')} from {count(len(report.files), 'file')}: "
             + self.panel.summary.text().split(". ")[0]
         )
         self.ended.emit("imported")

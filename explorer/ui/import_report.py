@@ -22,6 +22,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from explorer.document.provenance import Item, unresolved_items
+from explorer.document.wording import count
 from explorer.importer import Change, ImportReport
 from explorer.scenario import Scenario
 
@@ -140,7 +141,8 @@ class ImportReportPanel(QWidget):
         report = self.report
         if report is not None:
             parts.append(
-                f"{report.imported} DAGs imported from {len(report.files)} files; "
+                f"{count(report.imported, 'DAG')} imported from "
+                f"{count(len(report.files), 'file')}; "
                 f"every task lasts {report.task_duration} (the stated default: DAG files say "
                 f"nothing of durations); parse-time values read at {report.parsed_at}"
             )

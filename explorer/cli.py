@@ -21,7 +21,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -140,6 +140,48 @@ def _write_table(rows: list[dict[str, Any]], out: TextIO, columns: Sequence[str]
         out.write("  ".join(cells).rstrip() + "\n")
 
 
+#: The instants of a run row, shown in ``--tz``'s zone in a table.
+_INSTANT_COLUMNS = ("logical_date", "data_interval_start", "data_interval_end", "run_after",
+                    "created_at")  # fmt: skip
+
+
+def _table_rows(runs: list[dict[str, Any]], zone_name: str | None) -> list[dict[str, Any]]:
+    """The runs as a table shows them: each data interval's length (a 23-hour day reads
+    ``23h``), and the instants in ``zone_name`` (UTC when None)."""
+    zone = None
+    if zone_name is not None:
+        try:
+            zone = get_zone(zone_name)
+        except Exception as exc:  # an unknown zone is a usage error, not a traceback
+            raise CliError(f"--tz: {zone_name!r} is not an IANA time zone ({exc})", 2) from exc
+    rows = []
+    for run in runs:
+        row = dict(run)
+        start, end = run.get("data_interval_start"), run.get("data_interval_end")
+        row["interval"] = (
+            _length(datetime.fromisoformat(end) - datetime.fromisoformat(start))
+            if start and end
+            else None
+        )
+        if zone is not None:
+            for column in _INSTANT_COLUMNS:
+                if row.get(column):
+                    row[column] = datetime.fromisoformat(row[column]).astimezone(zone).isoformat()
+        rows.append(row)
+    return rows
+
+
+def _length(delta: timedelta) -> str:
+    """``23h``, ``1d``, ``1d1h``, ``30m``, ``0s``."""
+    seconds = int(delta.total_seconds())
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{days}d" if days else "", f"{hours}h" if hours else "",
+             f"{minutes}m" if minutes else "", f"{secs}s" if secs else ""]  # fmt: skip
+    return "".join(parts) or "0s"
+
+
 def _with_options(scenario: Scenario, settings: Sequence[str]) -> Scenario:
     """``--set section.key=value`` (repeatable): the scenario's ``airflow_config`` with
     these options, in ``airflow.cfg``'s spelling (DEP-7); the file is not changed."""
@@ -222,12 +264,13 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             "logical_date",
             "data_interval_start",
             "data_interval_end",
+            "interval",
             "run_after",
             "created_at",
             "state",
             *(["rendered"] if args.render is not None else []),
         )
-        _write_table(record["runs"], out, columns)
+        _write_table(_table_rows(record["runs"], args.tz), out, columns)
         out.write(f"\n{len(record['runs'])} runs until {record['until']}\n")
         for warning in record["warnings"]:
             out.write(f"warning: {warning}\n")
@@ -413,6 +456,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: clock.until)",
     )
     sim.add_argument("--format", choices=("json", "table", "csv"), default="json")
+    sim.add_argument(
+        "--tz",
+        metavar="ZONE",
+        help="with --format table: show instants in this IANA zone (e.g. America/New_York); "
+        "JSON and CSV stay in UTC",
+    )
     sim.add_argument(
         "--csv-for-spreadsheets",
         action="store_true",

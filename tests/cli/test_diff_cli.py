@@ -72,9 +72,11 @@ def test_invalid_input_exits_1_or_2(tmp_path: Path) -> None:
     broken.write_text('{"format": "schedule-explorer/1", "name": "x"}', encoding="utf-8")
     assert explorer("diff", str(DST), str(broken)).returncode == 1
     assert explorer("diff", str(DST), str(tmp_path / "missing.json")).returncode == 1
-    bad_until = explorer("diff", str(DST), str(WEEKDAYS), "--until", "2024-03-09")
+    bad_until = explorer("diff", str(DST), str(WEEKDAYS), "--until", "2024-03-09T00:00")
     assert bad_until.returncode == 2
     assert "no time zone" in bad_until.stderr
+    # a date alone is midnight UTC (the --until help says so)
+    assert explorer("diff", str(DST), str(WEEKDAYS), "--until", "2024-03-09").returncode == 0
     assert explorer("diff", str(DST)).returncode == 2
 
 

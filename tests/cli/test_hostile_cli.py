@@ -244,3 +244,18 @@ def test_terminal_escapes_in_names_are_not_echoed_raw(tmp_path: Path) -> None:
 
 def _unchanged(document: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(document)
+
+
+def test_the_table_shows_each_interval_and_the_23_hour_day_in_a_zone() -> None:
+    result = explorer(
+        "simulate", str(DST), "--until", "2024-03-12", "--format", "table",
+        "--tz", "America/New_York",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    header, *rows = result.stdout.splitlines()
+    assert "interval" in header.split()
+    orders = [r for r in rows if r.startswith("ingest_orders")]
+    assert any("2024-03-10T00:00:00-05:00" in r and " 23h " in r for r in orders), orders
+    assert any("2024-03-11T00:00:00-04:00" in r for r in orders)
+    unknown = explorer("simulate", str(DST), "--format", "table", "--tz", "Mars/Base")
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr

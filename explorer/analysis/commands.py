@@ -146,9 +146,16 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         before = simulate_file(args.before, until, args.max_runs)
         after = simulate_file(args.after, until, args.max_runs)
     diff = behaviour_diff(before, after)
+    lost = _lost_overrides(before.sim, after.sim)
     if args.format == "json":
         json.dump(
-            {"before": args.before, "after": args.after, "until": iso(until), **diff.to_dict()},
+            {
+                "before": args.before,
+                "after": args.after,
+                "until": iso(until),
+                **diff.to_dict(),
+                "warnings": lost,
+            },
             out,
             indent=2,
         )
@@ -158,7 +165,28 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
         zones.update({d: s.spec.timezone for d, s in after.sim.dags.items()})
         out.write(f"{args.before} -> {args.after}, simulated until {iso(until)}\n\n")
         write_diff(diff, out, zones)
+        for warning in lost:
+            out.write(f"warning: {warning}\n")
     return 0 if diff.same else EXIT_DIFFERENT
+
+
+def _lost_overrides(before: Simulation, after: Simulation) -> list[str]:
+    """The script's overrides that matched a run before the change and match none after
+    it: the failure a reviewer planned no longer happens (a changed cron hour moved it)."""
+
+    def unmatched(sim: Simulation) -> dict[str, str]:
+        return {
+            f"{a.run.describe()} {a.task_id}": a.run.describe()
+            for a in sim.state.overrides.unmatched()
+        }
+
+    gone = unmatched(after)
+    was = unmatched(before)
+    return [
+        f"the override of {what} matches no run after the change (it did before)"
+        for key, what in gone.items()
+        if key not in was
+    ]
 
 
 # ------------------------------------------------------------------------------ report

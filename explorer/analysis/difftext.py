@@ -19,6 +19,17 @@ def _span(delta: timedelta) -> str:
     return f"{hours} h" + (f" {minutes} min" if minutes else "")
 
 
+def _signed(delta: timedelta) -> str:
+    """``+2 h``, ``-30 min``: how far a run moved."""
+    sign = "-" if delta < timedelta(0) else "+"
+    hours, rest = divmod(int(abs(delta.total_seconds())), 3600)
+    minutes = rest // 60
+    text = " ".join(
+        p for p in (f"{hours} h" if hours else "", f"{minutes} min" if minutes else "") if p
+    )
+    return f"{sign}{text or '0 min'}"
+
+
 def _at(value: datetime | None, zone: str) -> str:
     if value is None:
         return "none"
@@ -55,6 +66,9 @@ def write_diff(diff: BehaviourDiff, out: TextIO, zones: Mapping[str, str]) -> No
             label = f"{facts.run_type} run"
         if change.kind == "shifted" and change.before and change.after:
             b, a = change.before, change.after
+            if "logical_date" in change.fields and b.logical_date and a.logical_date:
+                by = _signed(a.logical_date - b.logical_date)
+                label = f"logical_date {_at(b.logical_date, zone)} moved {by}"
             out.write(f"  shifted  {label}\n")
             if "run_after" in change.fields:
                 out.write(f"             run_after {_at(b.run_after, zone)}\n")

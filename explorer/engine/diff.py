@@ -13,7 +13,11 @@ The pairing rule, per DAG (ADR 0009):
    has the *same* ``logical_date``;
 2. of the rest, runs that have a ``partition_key`` are paired by equal
    ``partition_key``;
-3. the rest (asset-triggered runs without either) are paired in ``run_after`` order.
+3. the rest (asset-triggered runs without either) are paired in ``run_after`` order;
+4. runs with a logical date still alone on both sides are paired in logical-date order
+   when the two are less than one period of the schedule apart (the smallest gap
+   between consecutive logical dates of that DAG): a cron whose hour changed moves
+   each run by two hours, it does not remove five runs and add five others.
 
 Within one key, runs pair in ``run_after`` order (manual runs may share a logical
 date with nothing else, but nothing forbids two). A pair whose ``run_after`` or data
@@ -26,7 +30,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import pairwise
 from typing import Any, Literal, Protocol
 
 from explorer.engine.types import DataInterval
@@ -308,6 +313,10 @@ def pair_runs(
     pairs += list(zip(plain_b, plain_a, strict=False))
     only_b = [r for r in left_b if r.logical_date is not None or r.partition_key is not None]
     only_a = [r for r in left_a if r.logical_date is not None or r.partition_key is not None]
+    # 4. runs moved within one period of the schedule (a changed cron hour)
+    periods = [p for p in (_period(b), _period(a)) if p is not None]
+    moved, only_b, only_a = _pair_moved(only_b, only_a, min(periods) if periods else None)
+    pairs += moved
     only_b += plain_b[len(plain_a) :]
     only_a += plain_a[len(plain_b) :]
     pairs.sort(key=lambda p: p[1].run_after)
@@ -316,8 +325,53 @@ def pair_runs(
     return pairs, only_b, only_a
 
 
+def _period(runs: Sequence[RunFacts]) -> timedelta | None:
+    """The schedule's period as one side's runs show it: the smallest gap between
+    consecutive distinct logical dates (None with fewer than two)."""
+    dates = sorted({r.logical_date for r in runs if r.logical_date is not None})
+    gaps = [later - earlier for earlier, later in pairwise(dates)]
+    return min(gaps) if gaps else None
+
+
+def _pair_moved(
+    only_b: list[RunFacts], only_a: list[RunFacts], period: timedelta | None
+) -> tuple[list[tuple[RunFacts, RunFacts]], list[RunFacts], list[RunFacts]]:
+    """Rule 4: the lone runs with logical dates paired in order when less than ``period``
+    apart; the rest stay removed and added."""
+    dated_b = sorted((r for r in only_b if r.logical_date is not None), key=_logical)
+    dated_a = sorted((r for r in only_a if r.logical_date is not None), key=_logical)
+    if period is None or not dated_b or not dated_a:
+        return [], only_b, only_a
+    pairs: list[tuple[RunFacts, RunFacts]] = []
+    i = j = 0
+    while i < len(dated_b) and j < len(dated_a):
+        gap = _logical(dated_a[j]) - _logical(dated_b[i])
+        if abs(gap) < period:
+            pairs.append((dated_b[i], dated_a[j]))
+            i += 1
+            j += 1
+        elif gap > timedelta(0):
+            i += 1
+        else:
+            j += 1
+    paired_b = {id(b) for b, _ in pairs}
+    paired_a = {id(a) for _, a in pairs}
+    return (
+        pairs,
+        [r for r in only_b if id(r) not in paired_b],
+        [r for r in only_a if id(r) not in paired_a],
+    )
+
+
+def _logical(run: RunFacts) -> datetime:
+    assert run.logical_date is not None
+    return run.logical_date
+
+
 def _moved(b: RunFacts, a: RunFacts) -> tuple[str, ...]:
     out = []
+    if b.logical_date != a.logical_date:
+        out.append("logical_date")
     if b.run_after != a.run_after:
         out.append("run_after")
     if (b.data_interval_start, b.data_interval_end) != (a.data_interval_start, a.data_interval_end):

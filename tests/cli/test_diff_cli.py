@@ -101,3 +101,20 @@ def test_the_run_limit_exits_3() -> None:
     result = explorer("diff", str(DST), str(WEEKDAYS), "--max-runs", "3")
     assert result.returncode == 3
     assert "more than 3 runs" in result.stderr
+
+
+def test_a_changed_cron_hour_shows_runs_moved_and_the_override_lost(tmp_path: Path) -> None:
+    doc = json.loads(DST.read_text(encoding="utf-8"))
+    doc["dags"][0]["schedule"]["args"]["cron"] = "0 2 * * *"  # ingest_orders at 02:00
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(doc), encoding="utf-8")
+    result = explorer("diff", str(DST), str(moved))
+    assert result.returncode == 5
+    text = result.stdout
+    assert "moved +2 h" in text
+    assert " 0 added" in text or "\n0 added" in text
+    assert "warning: the override of ingest_orders" in text and "matches no run" in text
+    data = json.loads(explorer("diff", str(DST), str(moved), "--format", "json").stdout)
+    shifted = [r for r in data["runs"] if r["change"] == "shifted"]
+    assert shifted and all("logical_date" in r["fields"] for r in shifted)
+    assert data["warnings"]

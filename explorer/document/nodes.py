@@ -366,7 +366,12 @@ def _dag_view(
     if summary.problem:
         lines.append(f"problem: {summary.problem}")
     lines.append("Drag from a task's port (right) to an asset to add an outlet.")
-    all_problems = (*problems, *((summary.problem,) if summary.problem else ()))
+    all_problems = (
+        *problems,
+        *((summary.problem,) if summary.problem else ()),
+        *_import_flags(dag),
+    )
+    lines.extend(f"import: {flag}" for flag in _import_flags(dag))
     return NodeView(
         node_id,
         "dag",
@@ -379,6 +384,24 @@ def _dag_view(
         partition=partition,
         paused=dag.is_paused_upon_creation,
     )
+
+
+def _import_flags(dag: Dag) -> tuple[str, ...]:
+    """What an imported DAG's node must not hide: a schedule the import could not read (the
+    DAG is simulated as manual only) and values taken from a default (a Variable's, the
+    environment's), until the user supplies them."""
+    flags = []
+    for item in dag.unresolved:
+        if item.field in dag.supplied:
+            continue
+        if item.field == "schedule" and dag.schedule is None:
+            flags.append(
+                f"schedule not read ({item.reason}): simulated as manual only until you "
+                "supply it in the inspector"
+            )
+        elif item.reason.startswith("from the default of"):
+            flags.append(f"{item.field} {item.reason}: supply the deployed value if it is set")
+    return tuple(flags)
 
 
 def _watcher_words(watcher: Watcher) -> str:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from explorer.document.provenance import import_record
 from explorer.document.wording import count
 from explorer.importer import DEFAULT_TASK_DURATION, ImportResult, import_paths, merge_reimport
+from explorer.importer.report import ImportReport
 from explorer.ui.actions import ActionRegistry
 from explorer.ui.commands import edit
 from explorer.ui.document import ScenarioDocument
@@ -178,10 +179,17 @@ class ImportOps(QObject):
     def _imported(self, result: ImportResult) -> None:
         report = result.report
         if result.dag_count == 0:
+            first = _first_reason(report)
             self.panel.set_report(report)
+            self.panel.summary.setText(
+                f"Nothing could be imported: {first} " + self.panel.summary.text()
+            )
             self.dock.show()
+            self.window.show_message(f"Nothing imported: {first}")
             self.window.prompts.error(
-                "Nothing to import", "No DAG could be read from these files.", report.summary()
+                "Nothing to import",
+                f"No DAG could be read from these files.\n\nFirst reason: {first}",
+                report.summary(),
             )
             self.ended.emit("empty")
             return
@@ -399,3 +407,17 @@ def _field_widget(form: QWidget, field: str) -> QWidget | None:
         return None
     widget = form.findChild(QWidget, field)
     return widget if isinstance(widget, QWidget) else None
+
+
+def _first_reason(report: ImportReport) -> str:
+    """The first reason an import read nothing: a file's, else a DAG's (with its place)."""
+    for file in report.files:
+        if file.status == "error" and file.reason:
+            return f"{file.file}: {file.reason}"
+    for dag in report.dags:
+        if dag.reason:
+            return f"{dag.file}:{dag.line}: {dag.dag_id}: {dag.reason}"
+    for file in report.files:
+        if file.reason:
+            return f"{file.file}: {file.reason}"
+    return "no Python file with a DAG was found"

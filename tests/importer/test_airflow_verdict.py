@@ -198,3 +198,25 @@ def test_the_committed_table_names_its_sources_and_no_local_path() -> None:
     }
     text = path.read_text(encoding="utf-8")
     assert "site-packages" not in text and "/tmp/" not in text
+
+
+def test_an_unread_schedule_and_a_taken_default_are_marked_on_the_canvas(
+    project: Project,
+) -> None:
+    from explorer.document.nodes import canvas_model
+
+    project.write(
+        "marks.py",
+        HEAD
+        + "from airflow.sdk import DAG, Variable\n"
+        + "with DAG('unread', schedule=Variable.get('cron'), start_date=datetime(2024, 1, 1)):\n"
+        + "    pass\n"
+        + "with DAG('defaulted', schedule=Variable.get('cron', default='@hourly'),"
+        + " start_date=datetime(2024, 1, 1)):\n    pass\n",
+    )
+    model = canvas_model(project.run().scenario)
+    unread = model.nodes["dag:unread"]
+    assert any("schedule not read" in p and "manual only" in p for p in unread.problems)
+    assert "manual only" in unread.tooltip
+    defaulted = model.nodes["dag:defaulted"]
+    assert any("from the default of Variable `cron`" in p for p in defaulted.problems)

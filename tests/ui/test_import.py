@@ -266,3 +266,24 @@ def test_reimport_shows_what_changed_keeps_positions_and_supplied_values_and_und
     # one undo step puts the scenario back as it was before the re-import
     document.undo_stack.undo()
     assert document.scenario == before
+
+
+def test_an_import_that_reads_nothing_says_why_in_the_dialog_dock_and_status_bar(  # type: ignore[no-untyped-def]
+    qtbot, window, prompts, tmp_path
+) -> None:
+    folder = tmp_path / "refused"
+    folder.mkdir()
+    (folder / "old.py").write_text(
+        "from airflow.models.dataset import Dataset\nfrom airflow.sdk import DAG\n"
+        "with DAG('old', schedule=None):\n    pass\n",
+        encoding="utf-8",
+    )
+    window.imports.ask_folder = lambda: folder
+    with qtbot.waitSignal(window.imports.ended, timeout=60_000) as ended:
+        window.registry.trigger("file.import")
+    assert ended.args == ["empty"]
+    title, text = prompts.errors[-1]
+    assert title == "Nothing to import"
+    assert "old.py" in text and "airflow.models.dataset" in text
+    assert "Nothing could be imported" in window.imports.panel.summary.text()
+    assert "airflow.models.dataset" in window.statusBar().currentMessage()

@@ -210,7 +210,7 @@ def _write_csv(sim: Simulation, out: TextIO, template: str | None) -> None:
     """
     runs = sim.runs
     fields = list(RUN_FIELDS)
-    if template is None:  # straight from the run log's packed columns (issue 14)
+    if template is None:  # straight from the run log's packed columns (no run objects built)
         write_csv(runs, out)
         return
     # what each run's task would render (adr/0008): rendering needs the run objects
@@ -398,7 +398,7 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
 # ---------------------------------------------------------------------------- import
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     # imported here: the importer (an AST reader of DAG files) is a third of the
-    # import time of every other command (issue 14, start-up)
+    # import time of every other command
     from explorer.importer.command import ImportUsageError, run_import_command
     from explorer.importer.discover import IgnoreTooComplex
 
@@ -548,7 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--max-runs", type=_count(1), default=DEFAULT_RUN_LIMIT)
     exp.set_defaults(func=cmd_explain)
 
-    from explorer.analysis.commands import add_parsers  # check, diff, report (issue 11)
+    from explorer.analysis.commands import add_parsers  # check, diff, report
 
     add_parsers(sub)
     return parser

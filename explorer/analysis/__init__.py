@@ -1,4 +1,4 @@
-"""Answers that leave the app: expectations, behavioural diffs, review reports (issue 11).
+"""Answers that leave the app: expectations, behavioural diffs, review reports.
 
 Headless like :mod:`explorer.cli` (no Qt); it reads simulations built by
 :mod:`explorer.scenario` and judges them. The one exception to "no Qt" is named in

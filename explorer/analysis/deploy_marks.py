@@ -1,4 +1,4 @@
-"""The marks a scenario's deployment changes leave, for a scenario's engine inputs (issue 12).
+"""The marks a scenario's deployment changes leave, for a scenario's engine inputs.
 
 :func:`explorer.engine.change_marks.deploy_report` needs a way to make a
 simulation from a script; this is the scenario's way (the same

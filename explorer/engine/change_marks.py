@@ -1,4 +1,4 @@
-"""What each change of a deployment did to the runs: the marks a deploy leaves (issue 12).
+"""What each change of a deployment did to the runs: the marks a deploy leaves.
 
 A scenario whose script deploys a new DAG file, removes one or sets an Airflow
 option at an instant asks "what happens when I ship this?". The answer is a

@@ -1,4 +1,4 @@
-"""The words of a deploy mark: what a deployment change did, as plain values (issue 12).
+"""The words of a deploy mark: what a deployment change did, as plain values.
 
 :class:`DeployChange` is one instant's change actions, :class:`ChangeMark` one thing
 they did to one DAG's runs (kind, span, DEP rule, a sentence), :class:`DeployReport`

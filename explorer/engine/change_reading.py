@@ -1,4 +1,4 @@
-"""Reading the behavioural diff of a deployment change as marks (issue 12, ADR 0009 addendum).
+"""Reading the behavioural diff of a deployment change as marks (ADR 0009 addendum).
 
 :class:`DagMarker` takes one DAG's listed run changes (ADR 0009's added, removed,
 shifted) between the scenario without its change actions and as written, and says

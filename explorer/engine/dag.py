@@ -86,7 +86,7 @@ class DagSpec:
     is_paused_upon_creation: bool = False
     tasks: tuple[TaskSpec, ...] = field(default=())
     #: :attr:`restriction`, made once: the next-run cache reads it at every step of a
-    #: DAG's schedule (issue 14), and a spec never changes (``replace`` makes another).
+    #: DAG's schedule, and a spec never changes (``replace`` makes another).
     _restriction: TimeRestriction = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

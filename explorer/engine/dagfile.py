@@ -49,7 +49,7 @@ class DagFile:
     )
     #: The options object of the latest resolve and its answer: a parse under the same
     #: options (every parse but the first after an option changes, DEP-7) reads it back
-    #: without building ``_cache``'s key (issue 14: a parse per run created and ended).
+    #: without building ``_cache``'s key (a parse per run created and ended).
     _last: list[object] = field(default_factory=lambda: [None, None], repr=False, compare=False)
 
     @classmethod

@@ -224,7 +224,7 @@ def _file_rechecks(sim: Host, made_wait: list[DagState]) -> None:
 
     Filed after the pick, not when the DAG starts waiting: almost every due DAG is
     taken by the same loop (SCH-2's cap is rarely reached), and its entry would only
-    have been left stale (issue 14: a second look at the parse just applied, once a
+    have been left stale (a second look at the parse just applied, once a
     run). A DAG still waiting is as it was when it started to (nothing in between
     changes its file, runs or flag), so the instant filed is the same; the heap's
     order is its entries' own, whatever the order of the pushes."""
@@ -246,7 +246,7 @@ def _take_due(
             _drop_stale_waiting(sim)
         return [], [], 0
     ready = [d for d in asset_ready if d.dag_id not in skip]
-    # Counted without copying the waiting set (thousands under a backlog, issue 14).
+    # Counted without copying the waiting set (thousands under a backlog).
     count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
     count += sum(1 for d in ready if d.dag_id not in st.waiting_ids)
     # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
@@ -356,7 +356,7 @@ def sync_parse(sim: Host, dag: DagState, t: datetime) -> None:
     p = sim.parses.at_or_before(t)
     if p is None:
         return
-    # _parse_applies, inline: asked at every run's creation and end (issue 14)
+    # _parse_applies, inline: asked at every run's creation and end
     st = sim.state
     if not dag.deployed or dag.dag_id not in st.deployment.files:
         return  # no file, no parse (DEP-6)
@@ -456,7 +456,7 @@ def compute_next_run(
 def _same_reference(kept: ReferenceRun | None, reference: ReferenceRun | None) -> bool:
     """``kept == reference``, run_after first: a run just created asks with a new
     reference, never its predecessor's, and the dataclass comparison built two tuples
-    of intervals to find it out (issue 14: once a run)."""
+    of intervals to find it out (once a run)."""
     if kept is reference:
         return True
     if kept is None or reference is None:

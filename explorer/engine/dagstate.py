@@ -268,7 +268,7 @@ class DagState:
 
     def active_runs(self, *, include_backfill: bool) -> int:
         # A plain loop: a DAG has a run or two active, and a generator for them cost more
-        # than the count (issue 14: asked at every parse and run created or ended).
+        # than the count (asked at every parse and run created or ended).
         active = self.active
         count = len(active)
         if not include_backfill:

@@ -22,7 +22,7 @@ paused DAGs finishes them instead, after the examination, without refreshing
 the DAG's max_active_runs flag (RND-4, see ``max_active_flag``). They keep
 their place in the queue.
 
-What a loop costs (issue 14, scope 3). The queue is one list kept from loop to
+What a loop costs. The queue is one list kept from loop to
 loop with a head index (the examined front is cut off now and then, never shifted
 one entry at a time), its entries ``(run_after, run, start_date)`` with run_after
 as a number (:func:`sort_key`), so that a group sorts by a C key comparing floats.
@@ -122,7 +122,7 @@ class Rotation:
             self.unchecked = True  # not where the latest examination put them
             return
         back = queue[-examined:]
-        # The states read in C: one loop a run ends in (issue 14).
+        # The states read in C: one loop a run ends in.
         states = map(_STATE, map(_RUN, back))
         queue[-examined:] = compress(back, map(eq, states, repeat("running")))
 
@@ -171,7 +171,7 @@ class Rotation:
         ``paused``: the ids of the DAGs paused now (``SimState.paused_ids``), when the
         caller keeps them; None: each entry's DAG is looked up in ``dags``. With no DAG
         paused (the usual case) no entry keeps its place (RND-4): the front entries are
-        sliced off, none looked at (issue 14).
+        sliced off, none looked at.
         """
         self._check()
         self._sort_fresh()
@@ -235,7 +235,7 @@ class Rotation:
         by loop ``p // cap + 1``: every entry before it goes out in an earlier group and
         none comes back in front of it. The loops skipped until then change nothing
         else (adr/0003), so the loop (``loop.earliest_reason``) need not run the ones
-        in between (issue 14, scope 3).
+        in between.
         """
         if not wanted:
             return None
@@ -295,8 +295,8 @@ class Rotation:
         The rotation is deterministic, so it is periodic: Brent's cycle search (one saved
         state, compared in C) finds the period and whole periods are jumped over.
 
-        The groups are appended to the queue list itself, no copy of it made (issue 14:
-        most skips replay a few loops of a queue of hundreds); the runs the loops take
+        The groups are appended to the queue list itself, no copy of it made (most
+        skips replay a few loops of a queue of hundreds); the runs the loops take
         are the first ``count * cap`` (at most all), stamped before the replay."""
         queue = self.queue
         if self.head:
@@ -324,7 +324,7 @@ class Rotation:
                 # loop; it is compared entry by entry by identity, in C. Nine in ten
                 # states with the saved front entry differ within the first group (d3:
                 # 17,015 of 17,951), so that group is compared before the whole queue is
-                # copied for the rest (issue 14, tail).
+                # copied for the rest.
                 if (
                     saved is not None
                     and queue[head] is saved[0]
@@ -413,7 +413,7 @@ def _first_place(ids: Iterable[int], wanted: Collection[int]) -> int | None:
 
     Read in C and lazily, up to the first found: a few runs wait in a rotation of
     hundreds, and a Python loop over the entries up to the first was most of a reason
-    read (issue 14)."""
+    read."""
     return next(compress(places(), map(wanted.__contains__, ids)), None)
 
 

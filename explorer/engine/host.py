@@ -60,7 +60,7 @@ class Host(Protocol):
     @property
     def observed(self) -> bool:
         """Somebody subscribed: the hot paths build a run's or a task's change for
-        :meth:`emit` only then (issue 14: a headless run has nobody to tell)."""
+        :meth:`emit` only then (a headless run has nobody to tell)."""
         ...
 
     # --- run creation and the run log

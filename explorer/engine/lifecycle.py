@@ -201,7 +201,7 @@ def start_timers(sim: Host, run: DagRun, timers: list[tuple[int, datetime]]) -> 
 def finish_due_tasks(sim: Host, t: datetime) -> None:
     """The task timers due at or before ``t`` fire (a held task waits for the script).
 
-    Every task of every run ends here (issue 14: 339,000 in the 30-day deployment), so
+    Every task of every run ends here (339,000 in the 30-day deployment), so
     :func:`finish_task` is inlined for a timer: the task ends with its own outcome, no
     script action; and a task whose spec has neither outlets nor alias emissions (most)
     does not call :func:`~explorer.engine.assets.scheduling.emit_task_events` (AS-1)."""
@@ -217,7 +217,7 @@ def finish_due_tasks(sim: Host, t: datetime) -> None:
         dag_id = dag_ids[order]
         dag = dags[dag_id]
         # A running task's run is active: read by key, not through the DAG's run log
-        # view (issue 14, tail); the log only for a run that is not (a script ended it).
+        # view; the log only for a run that is not (a script ended it).
         run = active.get((dag_id, nth)) or dag.runs[nth]
         tasks = run.tasks
         task = tasks[task_index]
@@ -334,7 +334,7 @@ def finish_task(
     # Only a run whose tasks have all finished waits for step 5; the loop that examines
     # it is the reason to run one (loop.earliest_reason). A task's end changes nothing
     # else a loop acts on: its asset events are reasons of their own (AS-3, PT-3), and
-    # tasks do not wait for one another here (issue 14: a loop after every task's end
+    # tasks do not wait for one another here (a loop after every task's end
     # was a third of the loops run, each examining 20 runs for nothing).
     for other in run.tasks:
         if other.state != "success" and other.state != "failed":

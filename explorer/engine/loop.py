@@ -46,7 +46,7 @@ def next_event_time(sim: Host) -> datetime | None:
     """The next instant at which anything happens (``None``: nothing ever will).
 
     Asked before every instant: the earliest of the candidates is kept as they are read,
-    the empty sources skipped without a call (issue 14)."""
+    the empty sources skipped without a call."""
     st = sim.state
     found = next_needed_tick(sim)
     if st.script_index < len(sim.script):
@@ -80,7 +80,7 @@ def next_needed_tick(sim: Host) -> datetime | None:
     if st.dirty:
         # Something changed since the latest loop: now is a reason, and no reason counts
         # for less than now here. The usual case at step 4 of an instant (a task ended
-        # at it): the scan of every other reason is skipped (issue 14, scope 3).
+        # at it): the scan of every other reason is skipped.
         earliest = st.now
     else:
         found = earliest_reason(sim)
@@ -120,7 +120,7 @@ def earliest_reason(sim: Host, *, rotation: bool = True) -> datetime | None:
     if earliest is not None and earliest <= st.now:
         # The asset-ready DAGs and the runs waiting for step 5 give no reason before
         # now: under a backlog thousands wait there (RND-6: 20 examined a loop; most
-        # ready DAGs at their max_active_runs), and this runs twice an instant (issue 14).
+        # ready DAGs at their max_active_runs), and this runs twice an instant.
         return earliest
     if st.asset_ready and asset_rules.asset_runs_due(sim):
         return st.now  # nothing else is earlier than now here
@@ -138,8 +138,8 @@ def _touched_reason(sim: Host, rotation: bool) -> datetime | None:
     Such a run ends only in a loop that examines it (RND-6: 20 a loop, in the
     rotation's order), so with ``rotation`` the reason is that loop, read from the
     rotation (:meth:`Rotation.examinations_until`), and the loops before it, which
-    examine other runs and change nothing else, are skipped and replayed (issue 14:
-    they were most of the loops run). Runs the rotation does not decide stay a reason
+    examine other runs and change nothing else, are skipped and replayed (they were
+    most of the loops run). Runs the rotation does not decide stay a reason
     from now on: a run whose logical date is ahead (SCH-10: from that date), of a
     paused DAG (RND-4: the sweep after step 5 ends it) or of a stale one (DEP-6).
     Without ``rotation`` (an explicit Tick, an examination off the grid) every such
@@ -423,7 +423,7 @@ def _start_tasks(
     st = sim.state
     dag = st.dags[run.dag_id]
     # The script's delays: most DAGs are named by no override, and their tasks are not
-    # matched against none one by one (issue 14: every task of every run asked).
+    # matched against none one by one (every task of every run asked).
     overrides = st.overrides if st.overrides.names(run.dag_id) else None
     timers: list[tuple[int, datetime]] = []
     for task_index, task in enumerate(run.tasks):
@@ -474,8 +474,8 @@ def finish_runs(sim: Host, now: datetime) -> bool:
     to fill (step 4, SCH-5), and a queued run already past its run_after gives no other
     reason for a loop. Whatever else an ended run frees gives its own reason: the DAG
     due again (``dagschedule.reschedule``), an asset-ready DAG under its
-    max_active_runs (``asset_rules.note_limit_changed``, AS-4). Before issue 14 every
-    ended run made the next loop run, most of them for nothing."""
+    max_active_runs (``asset_rules.note_limit_changed``, AS-4). Otherwise every
+    ended run would make the next loop run, most of them for nothing."""
     st = sim.state
     cap = sim.config.max_dagruns_per_loop_to_schedule
     examined = st.rotation.examine(st.dags, now, cap, st.paused_ids)
@@ -517,7 +517,7 @@ def finish_runs(sim: Host, now: datetime) -> bool:
             finished = finished or any(r.state == "queued" for r in dags[run.dag_id].active)
     if ended:
         # The examined runs that ended leave the rotation now, from the back where the
-        # examination put them; none is left for a later loop to pass over (issue 14).
+        # examination put them; none is left for a later loop to pass over.
         st.rotation.ended(len(examined))
     # The runs looked at leave ``touched``; a run that stopped running otherwise left it
     # when it did (lifecycle.finish_run, lifecycle.activate).
@@ -533,7 +533,7 @@ def _examined_touched(
 
     Usually a few runs wait in ``touched`` and 20 are examined: they are matched by
     identity (a key's run in ``touched`` is the live run the rotation holds), not by
-    building a key per examined run (issue 14: every loop did 20). A backlog (more
+    building a key per examined run (every loop examines 20). A backlog (more
     runs waiting than examined) is matched by key, without a set of it."""
     if len(touched) > len(examined):
         return [r for r in examined if (r.dag_id, r.nth) in touched]

@@ -5,7 +5,7 @@ the record says ``null``.
 
 This module builds the record; it does not know the alerts. Alerts are
 computed from a built record (:func:`explorer.engine.alerts.record_with_alerts`
-adds their section), not the other way round (issue 14).
+adds their section), not the other way round.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 :class:`~explorer.engine.runlog.RunLog` as objects, every packed run is first built
 again (a ``DagRun`` with its task instances), turned into a dict, and eight
 datetimes are formatted one by one: on a 1,000-DAG month that was a tenth of the
-whole command (issue 14). Here the packed rows are read as numpy arrays, a chunk
+whole command. Here the packed rows are read as numpy arrays, a chunk
 of runs at a time: each distinct instant of a chunk becomes text once, in one
 vectorised call (runs share the loop's grid, so a chunk holds few), the
 run_id comes from the formula the log itself names packed runs with

@@ -292,7 +292,7 @@ class RunLog(_RunsView):
     def freeze(self, run: DagRun) -> bool:
         """Pack an ended run; False (and the run stays live) when it does not fit.
 
-        On the path of every run that ends (issue 14): :func:`explorer.engine.runpack.pack`
+        On the path of every run that ends: :func:`explorer.engine.runpack.pack`
         reads and checks the run and its tasks (compiled in the bundle, adr/0013), its
         instants through the log's memo of recent ones; :class:`RowSink` (compiled too)
         appends the row to the columns."""

@@ -5,8 +5,8 @@ path of every run that ends, it reads every field of the run and of its task
 instances, checks that the run fits the packed form, and turns its instants into
 epoch microseconds. The run log itself stays interpreted (a ``Sequence``, a spill
 file), but this module compiles with mypyc beside the native ``DagRun`` and
-``TaskInstance``, so those reads are struct reads, not attribute lookups by name
-(issue 14). It knows nothing of the log's columns: it returns a :class:`PackedRun`.
+``TaskInstance``, so those reads are struct reads, not attribute lookups by name.
+It knows nothing of the log's columns: it returns a :class:`PackedRun`.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ class RowSink:
     """Where an ended run's row goes: the run log's resident columns, side tables and
     interning tables, the very objects the log holds.
 
-    Compiled code appends the row (issue 14: the appends of ``RunLog.freeze`` were
+    Compiled code appends the row (the appends of ``RunLog.freeze`` were
     the largest interpreted part of a run's end). The log makes a new sink whenever
     it binds one of these names to another object (a checkpoint's copy, Back's
     restore); spilling cuts the columns in place, so the sink stays valid."""

@@ -33,7 +33,7 @@ class TaskInstance:
     """One task of one run. ``finish_at`` None: not started, or held for the script.
 
     Its ``__init__`` is written out: a compiled dataclass otherwise keeps the generated
-    one, interpreted, and every run makes one of these per task (issue 14)."""
+    one, interpreted, and every run makes one of these per task."""
 
     task_id: str
     outcome: TaskOutcome
@@ -77,7 +77,7 @@ class DagRun:
     ``run_id`` may be given as ``None``: the standard id (TT-21,
     :func:`standard_run_id`) is then built the first time it is read. The scheduler
     never reads it (runs are keyed by DAG and ``nth``), so the loop does not pay for
-    formatting an id per run (issue 14); the record reads it once.
+    formatting an id per run; the record reads it once.
     """
 
     dag_id: str

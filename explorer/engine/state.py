@@ -103,7 +103,7 @@ class SimState:
     partition_latest: dict[tuple[str, str], PartitionRequest] = field(default_factory=dict)
     #: The requests whose readiness must be evaluated (again) at a loop, in no order and
     #: with repeats (pruned at each loop): step 1 looks at these, not at every request
-    #: ever opened, which grows with the horizon (issue 14). Holds at least every request
+    #: ever opened, which grows with the horizon. Holds at least every request
     #: without a run whose ``evaluated`` is False.
     partition_unevaluated: list[PartitionRequest] = field(default_factory=list)
     #: Requests opened so far: a request's ``opened`` is its place in creation order.

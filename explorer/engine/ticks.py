@@ -56,15 +56,15 @@ class GridCadence(Cadence):
         # A grid of whole seconds (the default loop_interval of one second, from a whole
         # second): its points are the whole seconds from the origin on, so an instant in
         # the origin's zone object is placed by its fields, not by timedelta divisions
-        # (issue 14: the loop asks at every instant).
+        # (the loop asks at every instant).
         self._seconds = step == _SECOND and origin.microsecond == 0
         self._zone = origin.tzinfo
         # The last at_or_before question and answer: the parse instant is asked for the
-        # same clock by every DAG touched at it (sync_parse, collect_due, issue 14).
+        # same clock by every DAG touched at it (sync_parse, collect_due).
         self._before: tuple[datetime, datetime | None] | None = None
         # The last at_or_after question and answer: about half the questions repeat the
         # one before (the loop's reasons read at an instant and again at its step 4, the
-        # parse instant of every DAG touched at one clock: issue 14, tail).
+        # parse instant of every DAG touched at one clock).
         self._after: tuple[datetime, datetime] | None = None
 
     def at_or_after(self, t: datetime) -> datetime | None:
@@ -94,7 +94,7 @@ class GridCadence(Cadence):
         self._before = (t, found)
         return found
 
-    # The loop asks these at every instant (issue 14): one division each, instead of the
+    # The loop asks these at every instant: one division each, instead of the
     # generic versions' two ``at_or_after`` calls.
     def after(self, t: datetime) -> datetime | None:
         if t < self.origin:

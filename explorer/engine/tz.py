@@ -42,7 +42,7 @@ def epoch_us(value: datetime) -> int:
     """Microseconds since the Unix epoch of an aware datetime: a compact, exact sort key.
 
     Read off the difference's three fields: ``delta // ONE_US`` turns both timedeltas
-    into Python integers first and costs half as much again (issue 14: on the path of
+    into Python integers first and costs half as much again (on the path of
     every run packed and every event indexed)."""
     delta = value - EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds

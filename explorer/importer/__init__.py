@@ -1,4 +1,4 @@
-"""Import an Airflow project's DAG files into a scenario, statically (issue 10).
+"""Import an Airflow project's DAG files into a scenario, statically.
 
 DAG files are arbitrary code: they are read with :mod:`ast` and never executed,
 imported or compiled. What can be read exactly becomes a format-2 scenario;
@@ -17,7 +17,7 @@ API (the GUI's File > Import / Re-import call these)::
         ImportResult.scenario: a format-2 scenario (``import_info``: roots,
         task_duration, parsed_at; each DAG's ``tags``, ``source``, ``unresolved``;
         ``catchup``/``max_active_runs`` None when the file leaves them unset);
-        .report: the ImportReport (``.to_json()`` is the issue's report;
+        .report: the ImportReport (``.to_json()`` is the JSON report;
         ``.summary()`` the human text); ``.dag_count``.
 
     reimport(old, *, base_dir=None, parsed_at=None, progress=None, cancel=None)

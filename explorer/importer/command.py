@@ -1,6 +1,6 @@
 """``explorer import PATH [PATH ...] -o OUT.json [--report REPORT.json]``: the headless import.
 
-Exit status (issue 10): 0 when a scenario was written, even with unresolved
+Exit status: 0 when a scenario was written, even with unresolved
 items; 1 when nothing could be imported; 2 for usage errors (a PATH that does
 not exist, a bad ``--task-duration`` or ``--at``). The human summary goes to
 stderr; stdout stays empty so that scripts can rely on the files.

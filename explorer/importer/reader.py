@@ -1859,7 +1859,7 @@ def _airflow_datetime(*args: Any, **kwargs: Any) -> dt.datetime:
 
 
 def _check_zone(value: Any) -> None:
-    """Refuse a zone name tzdata does not list, as every other place does (issue 13 item 1).
+    """Refuse a zone name tzdata does not list, as every other place does.
 
     pendulum and zoneinfo open a file named after the zone, so a folder such as
     ``America`` raised ``IsADirectoryError`` with a path of this machine in it.

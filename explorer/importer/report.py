@@ -3,7 +3,7 @@
 The report is the honest half of an import: every DAG file that was skipped,
 every value that could not be read statically, every parse-time value resolved
 against the deployment instant, each with the file and line it came from. The
-JSON spelling is issue 10's: ``{"dags": [...], "files": [...]}`` plus how the
+JSON spelling is ``{"dags": [...], "files": [...]}`` plus how the
 import was made (``task_duration``, ``parsed_at``, ``roots``).
 """
 

@@ -265,7 +265,7 @@ def condition_nodes(
 
 #: Each DAG's asset nodes, by the DAG's identity and place (the model is immutable and an
 #: edit keeps every DAG it does not change): the GUI builds the scenario after every edit,
-#: and the builder walks every DAG's conditions twice (issue 13). The DAG is kept with
+#: and the builder walks every DAG's conditions twice. The DAG is kept with
 #: them, so its identity is never another DAG's. Oldest entries go first beyond the limit.
 _PLACES: dict[tuple[int, int], tuple[Dag, tuple[Place, ...]]] = {}
 _PLACES_LIMIT = 8192

@@ -1,4 +1,4 @@
-"""One scenario's edits as a deployment of another at an instant (issue 12, DEP-1..DEP-7).
+"""One scenario's edits as a deployment of another at an instant (DEP-1..DEP-7).
 
 "What happens when I ship this change?": the saved scenario runs until the
 instant, then the edited DAG files are deployed, removed DAG files deleted and

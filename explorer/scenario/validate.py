@@ -25,7 +25,7 @@ from explorer.engine.tz import get_zone
 from explorer.scenario.errors import JsonPath, ScenarioError, did_you_mean
 from explorer.scenario.values import JsonObject, JsonValue, parse_duration, parse_instant
 
-if TYPE_CHECKING:  # jsonschema is imported where it explains an error (start-up, issue 14)
+if TYPE_CHECKING:  # jsonschema is imported where it explains an error (start-up time)
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 

@@ -227,7 +227,7 @@ class ClockControls(QtWidgets.QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setFormat("simulating… %p%")
         # never narrower than its text: squeezed by the buttons at 1280 px it read
-        # "simulating… 4" (issue 13); it sits on the second row, beside the scrub bar
+        # "simulating… 4"; it sits on the second row, beside the scrub bar
         # that gives way
         need = self.progress.fontMetrics().horizontalAdvance("simulating… 100%") + 36
         self.progress.setMinimumWidth(need)

@@ -1,4 +1,4 @@
-"""Edit > Deploy This Change At…: the open document's edits, shipped at an instant (issue 12).
+"""Edit > Deploy This Change At…: the open document's edits, shipped at an instant.
 
 The saved file is the deployment that runs until the instant; the edits
 become ``deploy`` / ``remove_dag`` / ``set_option`` actions at that instant

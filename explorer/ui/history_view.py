@@ -1,9 +1,9 @@
 """The History dock's list: every undo step readable in a narrow dock.
 
 ``QUndoView`` draws each entry on one line and cuts it at the dock's edge
-("Edit schedule of ingest_hou…" said nothing about which step it was, issue
-13): here entries wrap onto as many lines as they need, and the full text is
-also the entry's tooltip.
+("Edit schedule of ingest_hou…" said nothing about which step it was): here
+entries wrap onto as many lines as they need, and the full text is also the
+entry's tooltip.
 """
 
 from __future__ import annotations

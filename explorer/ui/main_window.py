@@ -2,7 +2,7 @@
 
 Centre: the welcome gallery, or the canvas of the open document. Docks: the
 inspector, the node palette, the undo history, and the timeline and explain
-panes of part 2 (kept in named docks, ``timelineDock`` and ``explainDock``,
+simulation panes (kept in named docks, ``timelineDock`` and ``explainDock``,
 until those panes are integrated). Menus and the toolbar are built from the
 one action registry (:mod:`explorer.ui.actions`). File operations live in
 :mod:`explorer.ui.file_ops`, per-document panes in :mod:`explorer.ui.workspace`.
@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
             "Explain", "explainDock", Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.explain_dock.setWidget(_placeholder(_NO_EXPLAIN))
-        # the "why" beside the runs, not behind them in a tab (issue 13)
+        # the "why" beside the runs, not behind them in a tab
         self.splitDockWidget(self.timeline_dock, self.explain_dock, Qt.Orientation.Horizontal)
         self.inspector_dock.setWidget(_placeholder(_NO_INSPECTOR))
         self.history_dock.setWidget(_placeholder(_NO_HISTORY))
@@ -169,9 +169,9 @@ class MainWindow(QMainWindow):
     def _register_actions(self) -> None:
         r, ws = self.registry, self._ws
         f = self.files
-        self.exports = ExportActions(self)  # issue 13 item 2, issue 11 report
+        self.exports = ExportActions(self)  # timeline pictures, review report
         self.exports.register(r)
-        self.compares = CompareActions(self)  # issue 11: behavioural diff
+        self.compares = CompareActions(self)  # behavioural diff
         self.compares.register(r)
         r.register(
             "file.new",
@@ -504,7 +504,7 @@ class MainWindow(QMainWindow):
         self.files.loading.connect(self.opening.show_text)
         self.opening.cancel.clicked.connect(self.files.cancel_open)
         self.opening.cancel.clicked.connect(self._cancel_build)
-        #: The canvas of a file opened in the background, being made in slices (issue 13).
+        #: The canvas of a file opened in the background, being made in slices.
         self.building: CanvasBuild | None = None
         self.files.opened.connect(self.show_document)
         self.files.closed.connect(self.show_gallery)
@@ -525,7 +525,7 @@ class MainWindow(QMainWindow):
         """Replace the open document (the unsaved-changes question was already answered).
 
         A file opened in the background has its canvas made a slice at a time first,
-        the old document on screen and usable meanwhile (issue 13, item 9)."""
+        the old document on screen and usable meanwhile."""
         self._cancel_build()
         if document.prepared_canvas is not None:
             self.building = CanvasBuild(document, self.palette(), self.document(), self)
@@ -569,9 +569,9 @@ class MainWindow(QMainWindow):
         if workspace.simulation is not None:
             self.timeline_dock.setWidget(workspace.simulation.timeline_widget)
             self.explain_dock.setWidget(workspace.simulation.explain_widget)
-            # --- part 2 (issue 6): presentation mode (F5) keeps only canvas and timeline
+            # --- simulation panes: presentation mode (F5) keeps only canvas and timeline
             workspace.simulation.bench.injection.extensions.append(self.exports.timeline_items)
-            self.expectations = install_expectations(self, workspace)  # issue 11
+            self.expectations = install_expectations(self, workspace)
             presentation = workspace.simulation.bench.presentation
             # every dock but the timeline's (the expectations and import docks too)
             presentation.hide.extend(
@@ -587,7 +587,7 @@ class MainWindow(QMainWindow):
             presentation.toggled.connect(
                 lambda on: QTimer.singleShot(0, view, lambda: view.present(on))
             )
-            # --- end part 2
+            # --- end simulation panes
             if not self._sized:
                 self._sized = True  # the first scenario: size the docks around its panes
                 # Lay the new panes out now, so the sizes (and the canvas fit) hold at once.

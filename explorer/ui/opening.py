@@ -6,7 +6,7 @@ the GUI thread (:class:`~explorer.ui.workers.OpenJob`); the indicator shows its
 when the text is empty. Scene items can only be made on the GUI thread, so
 :class:`CanvasBuild` then makes them a slice at a time (:mod:`explorer.ui.sliced`)
 with the share done in the same bar, while the old document stays on screen
-and usable (issue 13, item 9).
+and usable.
 """
 
 from __future__ import annotations

@@ -351,7 +351,7 @@ def window_picture(window: QtWidgets.QMainWindow, which: Which) -> Picture | Non
 
     The timeline is drawn again offscreen, tall enough for every lane the canvas
     filter shows: the docked one shows the lanes that fit its height, and the
-    lanes scrolled out of it were missing from the picture (issue 13).
+    lanes scrolled out of it would be missing from the picture.
     """
     workspace = getattr(window, "workspace", None)
     if workspace is None:

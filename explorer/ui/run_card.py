@@ -231,7 +231,7 @@ class RunCardView(QtWidgets.QFrame):
     # ----------------------------------------------------------------- internals
     def _fit_size(self) -> None:
         """As big as its text: ``adjustSize`` alone left a card (first filled with a shorter
-        state) 7 px short, its last row cut in the main window (issue 13)."""
+        state) 7 px short, its last row cut in the main window."""
         self.adjustSize()
         self.resize(self.size().expandedTo(self.sizeHint()))
 

@@ -1,7 +1,7 @@
 """The Qt-side driver of a running simulation: one clock, many panes.
 
-How to mount the panes (for the main window, issue 5)
-=====================================================
+How to mount the panes (for the main window)
+============================================
 
 One :class:`SimulationSession` per open scenario. It owns the engine's
 :class:`~explorer.engine.simulation.Simulation`; every pane reads it and
@@ -141,8 +141,8 @@ def qt_reap(callback: Callable[[], None]) -> None:
     Letting go of one piece of a replaced simulation (a checkpoint, a whole copy of
     the state) is a few milliseconds; at every turn of the loop, the turns that answer
     the user right after an edit (a drag's events, a step, Back) each paid one: a node
-    drag measured 17 ms CPU while pieces were left, 10 ms once they were gone
-    (issue 13). A pause between pieces leaves most turns to the user (at most a few
+    drag measured 17 ms CPU while pieces were left, 10 ms once they were gone. A
+    pause between pieces leaves most turns to the user (at most a few
     percent of the time goes to them); the memory is still given back within seconds.
     """
     QtCore.QTimer.singleShot(RETIRE_PAUSE_MS, callback)
@@ -302,7 +302,7 @@ class SimulationSession(QtCore.QObject):
         self._sim.advance_to(t, progress=self._note)  # checkpoints, unlike Simulation.step()
         # The scheduler's loop right after a completion (a second later, the engine's
         # tick) often changes nothing: the press looked dead, the clock a second on and
-        # the caption "nothing visible changed" (issue 13). Go on to where something does.
+        # the caption "nothing visible changed". Go on to where something does.
         for _ in range(_CHANGELESS_PASSES):
             if self._changes:
                 break
@@ -452,7 +452,7 @@ class SimulationSession(QtCore.QObject):
         self._sim = sim
         self._unsubscribe = self._sim.subscribe(self._heard)
         self._history.clear()
-        # the old engine's copies of its state, then the rest of it (issue 13)
+        # the old engine's copies of its state, then the rest of it
         self._retire([*old_sim.take_checkpoints(), *self._back, old_sim])
         self._back = []
         del old_sim
@@ -655,7 +655,7 @@ def _checkpoint_without_gc(sim: Simulation, previous: BackSnapshot | None) -> Ba
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m explorer.ui.session FILE``: the panes of issue 6 in a window of their own."""
+    """``python -m explorer.ui.session FILE``: the simulation panes in a window of their own."""
     import argparse
 
     from PySide6 import QtWidgets

@@ -1,6 +1,6 @@
 """The open document's simulation and its panes (clock, timeline, explain), kept in step.
 
-The panes are part 2's (:mod:`explorer.ui.session`, :mod:`explorer.ui.panels`,
+The panes are defined elsewhere (:mod:`explorer.ui.session`, :mod:`explorer.ui.panels`,
 :mod:`explorer.ui.timeline`); this module only mounts them, as
 ``explorer.ui.session`` describes: one :class:`SimulationSession` per open
 document, rebuilt from the document's scenario after every command (undo
@@ -39,7 +39,7 @@ __all__ = ["SimulationPanes", "available", "badge_look"]
 
 
 def available() -> bool:
-    """Whether part 2's panes are installed in this build."""
+    """Whether the simulation panes are installed in this build."""
     try:
         import explorer.ui.panels.workbench
         import explorer.ui.session  # noqa: F401
@@ -103,7 +103,7 @@ class SimulationPanes(QObject):
 
         A step or a Back changes the badges of a few DAGs, and a node drag syncs the
         scene without changing any: looking every badge up again (its label, tone and
-        tooltip) for 200 nodes was a few milliseconds of each (issue 13).
+        tooltip) for 200 nodes was a few milliseconds of each.
         """
         self._badges = badges
         nodes, given = self.scene.nodes, self._given
@@ -133,7 +133,7 @@ class SimulationPanes(QObject):
         # where the items are shown: the file's places plus the canvas filter's offsets (read
         # from the scene's tables: asking 800 items for x() and y() on every drop was slow),
         # sorted by (y, x), ties in scene order (a stable sort: a key function per node was
-        # a millisecond of every node drag, issue 13)
+        # a millisecond of every node drag)
         places, offsets = self.scene.positions, self.scene.view_offsets
         nodes = list(self.scene.nodes)
         zero = (0.0, 0.0)

@@ -1,7 +1,7 @@
 """Run a long piece of GUI-thread work in slices, giving the event loop control between them.
 
 Scene items can only be made on the GUI thread; a 2,000-DAG file has about
-4,000 of them, seconds of work at once (issue 13, item 9). A
+4,000 of them, seconds of work at once. A
 :class:`SlicedRun` advances an iterator of progress shares (0..1) from a
 zero-interval ``QTimer`` until a slice has taken :attr:`SlicedRun.slice_ms`,
 then lets the window paint and answer input before the next slice. The wall

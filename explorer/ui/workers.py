@@ -139,7 +139,7 @@ class OpenResult:
         self.inputs = inputs
         self.simulation = simulation
         #: (canvas model, node positions) of ``scenario``: the graph read and laid out here,
-        #: not on the GUI thread (issue 13: seconds of a frozen window at 2,000 DAGs).
+        #: not on the GUI thread (there it froze the window for seconds at 2,000 DAGs).
         self.canvas = canvas
 
 

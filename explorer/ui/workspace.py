@@ -47,7 +47,7 @@ class Workspace(QObject):
         simulation: bool = True,
         scene: ScenarioScene | None = None,
     ) -> None:
-        """``scene``: the document's canvas, already built (a slice at a time, issue 13)."""
+        """``scene``: the document's canvas, already built (a slice at a time)."""
         super().__init__(parent)
         self.document = document
         document.setParent(self)

@@ -1,4 +1,4 @@
-"""The marks a deployment change leaves on the runs (issue 12, DEP-1..DEP-7).
+"""The marks a deployment change leaves on the runs (DEP-1..DEP-7).
 
 Each mark comes from the one behavioural diff (ADR 0009) of the scenario against
 itself without its change actions; these tests check what the marks say on the

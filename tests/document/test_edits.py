@@ -175,7 +175,7 @@ class TestEdits:
         assert s.script == () and validate_scenario(s) == []
 
     def test_delete_an_asset_decorator_dag_removes_its_entry_and_asset(self) -> None:
-        # Issue 14: Delete on dag:orders (an @asset entry) did nothing and said nothing.
+        # Delete on dag:orders (an @asset entry) must act, never silently do nothing.
         s = load_scenario(EXAMPLES / "asset_decorator_and_inlets.json")
         assert any(e.dag_id == "orders" for e in s.asset_dags)
         s = edits.remove(s, ["dag:orders"])

@@ -1,4 +1,4 @@
-"""The document layer and its tests load with Qt made unimportable (issue 14, item 4).
+"""The document layer and its tests load with Qt made unimportable.
 
 import-linter guards the source's direct and indirect imports; this runs the real
 thing: a fresh interpreter in which importing PySide6, pyqtgraph or shiboken6

@@ -1,4 +1,4 @@
-"""Asset-ready DAGs at their max_active_runs are not read at every loop (issue 14).
+"""Asset-ready DAGs at their max_active_runs are not read at every loop.
 
 A ready consumer with as many active runs as its max_active_runs gets no run (AS-4)
 until one of them ends. In a busy deployment most ready consumers wait so, and the

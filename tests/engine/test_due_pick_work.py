@@ -3,7 +3,7 @@
 With thousands of DAGs due at the clock start and at most
 ``max_dagruns_to_create_per_loop`` (10) taken per loop, a loop that re-parsed,
 re-sorted and re-queued every DAG still due made the start O(DAGs) per loop
-(issue 14: 10,000 DAGs did not finish simulated day 1). These tests count the
+(10,000 DAGs did not finish simulated day 1). These tests count the
 DAGs a loop looks at (``sync_parse`` calls), never time anything, and check that
 the DAGs are still picked in SCH-2's order (by next_dagrun_create_after, i.e.
 run_after, then DAG order), ten per loop.

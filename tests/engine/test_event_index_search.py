@@ -1,5 +1,5 @@
 """An asset's event index finds the events after a floor by searching back from its
-end (issue 14: a consumer's floor is its latest run's); the answer is a bisection's."""
+end (a consumer's floor is its latest run's); the answer is a bisection's."""
 
 from __future__ import annotations
 

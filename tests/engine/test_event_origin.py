@@ -73,7 +73,7 @@ def test_a_partitioned_event_with_extra_keeps_its_own_fields() -> None:
 
 
 def test_a_task_origin_is_the_origin_its_event_source_reads() -> None:
-    """``task_origin`` (no EventSource built, issue 14) interns the entry ``origin`` does."""
+    """``task_origin`` (no EventSource built) interns the entry ``origin`` does."""
     store, runs = AssetStore(), DagRuns(RunLog())
     source = EventSource("task", "load", "write", run_nth=4, runs=runs)
     for wrote in (True, False):

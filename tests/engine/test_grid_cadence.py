@@ -1,7 +1,7 @@
 """The loop grid's own ``after`` and ``contains`` answer what the generic cadence does.
 
 ``GridCadence`` overrides them with one division each because the loop asks them at
-every instant (issue 14); these tests hold the shortcuts to the generic definitions
+every instant; these tests hold the shortcuts to the generic definitions
 (``after``: the next instant strictly later; ``contains``: ``at_or_after(t) == t``).
 """
 
@@ -62,7 +62,7 @@ def _by_division(origin: datetime, step: timedelta, t: datetime) -> tuple[object
 def test_a_one_second_grid_places_instants_as_the_divisions_do(
     whole: bool, offset_us: int, other_zone: bool
 ) -> None:
-    """issue 14: a one-second grid from a whole second reads an instant's own fields;
+    """A one-second grid from a whole second reads an instant's own fields;
     every answer is the division's, object for object (zone included), and an instant in
     another zone object, or a grid from a fraction of a second, takes the divisions."""
     origin = WHOLE_ORIGIN if whole else WHOLE_ORIGIN + timedelta(microseconds=250_000)

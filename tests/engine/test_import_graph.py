@@ -1,4 +1,4 @@
-"""The engine's import graph has no cycle (issue 14, adr/0011-engine-parts.md).
+"""The engine's import graph has no cycle (adr/0011-engine-parts.md).
 
 Every ``import`` counts: at module level, inside functions, and under
 ``TYPE_CHECKING`` (a type-only import is still a dependency of the design; a
@@ -88,7 +88,7 @@ def test_engine_import_graph_has_no_cycle() -> None:
 
 
 def test_record_sections_do_not_know_the_record() -> None:
-    # issue 14: ``record`` assembles the record from its sections (pending waits,
+    # adr/0011: ``record`` assembles the record from its sections (pending waits,
     # partition waits); a section never reaches back into the module that assembles it.
     graph = import_graph()
     for section in ("pending", "partition_waits"):
@@ -97,7 +97,7 @@ def test_record_sections_do_not_know_the_record() -> None:
 
 
 def test_alerts_are_computed_from_the_record_not_the_other_way_round() -> None:
-    # issue 14: "record builds the record; alerts are computed from the record". The
+    # The rule: "record builds the record; alerts are computed from the record". The
     # record reaches alerts by no path (not even type-only or inside a function);
     # alerts reads the record it is given.
     graph = import_graph()
@@ -134,7 +134,7 @@ def _private_uses(path: Path) -> list[str]:
 
 
 def test_no_part_calls_another_parts_private_names() -> None:
-    # issue 14: the parts meet through public, typed interfaces (host.Host and each
+    # adr/0011: the parts meet through public, typed interfaces (host.Host and each
     # part's __all__), never through one another's private names.
     found = {
         _module_name(path): uses

@@ -1,6 +1,6 @@
 """The listener index answers as a scan of every DAG would (AS-2), in declaration
 order, also on its shortcut: an event with no alias on an asset no ``Asset.ref``
-names reaches its direct consumers, read straight from the index (issue 14)."""
+names reaches its direct consumers, read straight from the index."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fixed cost of a loop (issue 14): the shortcuts the loop and step 5's rotation take
+"""The fixed cost of a loop: the shortcuts the loop and step 5's rotation take
 hold to the plain reading they replace.
 
 * step 5 matches the examined runs with ``touched`` by identity when few runs wait

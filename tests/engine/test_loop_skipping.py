@@ -9,7 +9,7 @@ makes no claim at all: it runs every loop of the grid. A hypothesis test draws
 random deployments (:func:`tests.engine.strategies.scenarios`: small per-loop caps
 that bind, producers, consumers, pauses, triggers, external events) and requires
 identical records both ways; focused tests
-pin the two claims issue 14 added: a task's end that leaves its run unfinished is no
+pin two of these claims: a task's end that leaves its run unfinished is no
 reason for a loop, and a run whose tasks have all finished is a reason only at the
 loop whose examination reaches it.
 """
@@ -116,7 +116,7 @@ def test_loops_run_only_where_a_run_can_end(monkeypatch: Any) -> None:
     assert runs == reference_runs
     assert len(runs) >= 60 * 12
     assert reference_loops == 3600 + 1
-    # Before issue 14's change a loop ran at every task's end and at every loop until
+    # Without these two shortcuts a loop ran at every task's end and at every loop until
     # the rotation reached a finished run: 877 loops for these 730 runs (measured).
     # Now a loop runs where a run is created, started or ended: 301 (measured).
     assert loops < len(runs) // 2

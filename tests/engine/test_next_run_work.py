@@ -1,4 +1,4 @@
-"""The next-run cache asks the timetable less (issue 14, scope 3), and says the same.
+"""The next-run cache asks the timetable less, and says the same.
 
 Two savings, each checked against the rule it leans on:
 

@@ -1,4 +1,4 @@
-"""Step 1 of a loop reads an index of the partition requests to evaluate (PT-4, issue 14).
+"""Step 1 of a loop reads an index of the partition requests to evaluate (PT-4).
 
 ``fire_partition_requests`` used to scan every request ever opened at every loop,
 a cost that grew with the horizon. These tests hold the index to the rules the scan
@@ -96,7 +96,7 @@ def test_a_request_not_ready_is_evaluated_again_when_a_new_log_arrives() -> None
 @pytest.mark.plain_only
 def test_the_loops_verdict_is_the_reports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``request_ready`` reads each member's verdict without building the report
-    (``_member_satisfied``, issue 14): at every evaluation it is the report's
+    (``_member_satisfied``): at every evaluation it is the report's
     ``member_status(...)["satisfied"]`` (rollups waiting, satisfied, unreachable)."""
     from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""A run's standard run_id is built when read, not when the run is created (issue 14).
+"""A run's standard run_id is built when read, not when the run is created.
 
 TT-21's ``{run_type}__{run_after}`` (plus the random tail of an asset-triggered run)
 cost a formatted instant per run in the loop, which never reads it: runs are keyed by

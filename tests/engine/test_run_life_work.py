@@ -1,4 +1,4 @@
-"""The work of one run's life, from its creation to its end and its asset events (issue 14).
+"""The work of one run's life, from its creation to its end and its asset events.
 
 * ``RunLog.freeze`` turns each instant of an ended run into epoch microseconds through
   a memo of recent instants: runs ending near one another share most of them (the
@@ -304,7 +304,7 @@ def test_a_timers_run_is_the_active_run_of_its_key(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``finish_due_tasks`` reads a due timer's run from ``SimState.active`` by (DAG,
-    nth), not through the DAG's run log (issue 14): the two are the same object for
+    nth), not through the DAG's run log: the two are the same object for
     every timer that fires while its run is active."""
     from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The path of a run from its DAG being due to its tasks' timers (issue 14): the calls
+"""The path of a run from its DAG being due to its tasks' timers: the calls
 it skips change nothing.
 
 * a DAG ``collect_due`` makes wait has its recheck instant filed only if SCH-2's pick

@@ -1,4 +1,4 @@
-"""The DAG schedule costs less per run and per parse (issue 14, scope 3), and says the same.
+"""The DAG schedule costs less per run and per parse, and says the same.
 
 Four savings, each counted here against the old behaviour, with identical records:
 

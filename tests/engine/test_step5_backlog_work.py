@@ -1,4 +1,4 @@
-"""Runs waiting for step 5 are not walked at every loop (issue 14, RND-6).
+"""Runs waiting for step 5 are not walked at every loop (RND-6).
 
 At most ``max_dagruns_per_loop_to_schedule`` (20) running runs are examined per
 loop; under a backlog thousands of runs whose tasks are all done wait in

@@ -4,7 +4,7 @@ RND-6: each loop examines at most ``max_dagruns_per_loop_to_schedule`` running r
 unpaused DAGs (RND-4), ordered by last scheduling decision (never examined first), then
 run_after. :class:`~explorer.engine.examine.Rotation` keeps that order as a queue
 instead of sorting; with no DAG paused (the loop passes ``SimState.paused_ids``) it pops
-its entries in bulk and never looks a DAG up (issue 14, scope 3). These tests hold the
+its entries in bulk and never looks a DAG up. These tests hold the
 rotation, both ways, to a naive model that sorts every running run at every loop, on
 random histories (runs starting, ending, started again, DAGs paused and unpaused, loops
 run and skipped), and count the DAG lookups and the scans for the next loop that the
@@ -181,7 +181,7 @@ def test_the_rotation_is_rnd6_sorted_at_every_loop(
 def test_the_loop_that_reaches_a_run_is_the_models(
     history: list[tuple[str, int, str]], cap: int, with_paused_ids: bool, picks: list[int]
 ) -> None:
-    """``examinations_until`` (which loop ends a finished run, issue 14) says the loop
+    """``examinations_until`` (which loop ends a finished run) says the loop
     at which the model, sorting at every loop, first examines one of the wanted runs;
     None when none of them can be (their DAGs paused, RND-4) or none runs."""
     h = play(history, cap, with_paused_ids)

@@ -1,4 +1,4 @@
-"""A parse looks again only at the waiting DAGs it may change (issue 14, SCH-4b).
+"""A parse looks again only at the waiting DAGs it may change (SCH-4b).
 
 10,000 DAGs leave thousands due at once and ten taken per loop (SCH-2): re-parsing
 every DAG still waiting at each parse instant (30 s) made a loop cost O(backlog).

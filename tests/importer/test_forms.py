@@ -1,4 +1,4 @@
-"""Every form of issue 10 resolves from DAG files the tests write (checked against Airflow
+"""Every form the importer reads resolves from DAG files the tests write (checked against Airflow
 3.3.2's DagBag by benchmarks/diff_import_vs_airflow.py on the same forms)."""
 
 from __future__ import annotations
@@ -605,7 +605,7 @@ with TeamDag("team", schedule="@hourly", start_date=datetime(2024, 1, 1)):
 
 
 def test_a_zone_that_names_a_tzdata_folder_is_an_unknown_time_zone(project: Project) -> None:
-    # Issue 13 item 1, in the import: pendulum/zoneinfo open a file named after the zone,
+    # Unknown zones, in the import too: pendulum/zoneinfo open a file named after the zone,
     # so "America" raised IsADirectoryError with a path of this machine in the report.
     project.write(
         "zones.py",

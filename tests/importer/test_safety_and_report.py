@@ -1,5 +1,5 @@
 """DAG files are never run; unreadable files are reported one by one; what cannot be read is
-listed with file, line and reason (issue 10)."""
+listed with file, line and reason."""
 
 from __future__ import annotations
 

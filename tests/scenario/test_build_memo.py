@@ -1,4 +1,4 @@
-"""The engine inputs are built again only for the DAGs an edit changed (issue 13).
+"""The engine inputs are built again only for the DAGs an edit changed.
 
 The GUI builds the whole scenario after every edit; a DAG the edit kept (the same
 object at the same place, with the same schedule reading, declared assets and Airflow

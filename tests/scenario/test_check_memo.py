@@ -1,4 +1,4 @@
-"""The rules check again only the DAGs an edit changed (issue 13, "Edits that answer instantly").
+"""The rules check again only the DAGs an edit changed.
 
 The GUI checks the whole scenario after every edit; a DAG the edit kept (the same
 object, at the same place, with the same declared assets and Airflow options) keeps

@@ -1,5 +1,5 @@
 """A Back snapshot copies only the DAG states that changed since the previous one
-(issue 13, ``step <= 50 ms``): the others are borrowed from that snapshot, and a
+(budget ``step <= 50 ms``): the others are borrowed from that snapshot, and a
 borrowed copy never reaches the engine (which changes DAG states in place).
 
 Work is counted, never timed; every test also compares with a fresh simulation.

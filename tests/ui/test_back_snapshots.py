@@ -1,4 +1,4 @@
-"""Back snapshots keep the run log and the asset events by their lengths (issue 13,
+"""Back snapshots keep the run log and the asset events by their lengths (budgets
 ``back <= 50 ms`` and ``step <= 50 ms``): a step copies none of them, and Back
 restores exactly what a fresh simulation to the same instant holds, whatever
 mix of steps, Backs and scrubs came before (the Back stack is then out of time

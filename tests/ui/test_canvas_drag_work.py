@@ -1,4 +1,4 @@
-"""A node drag does only the work the move needs (issue 13: move <= 16 ms on 200 DAGs).
+"""A node drag does only the work the move needs (budget: move <= 16 ms on 200 DAGs).
 
 Work is counted, never timed: whole-scene bounds walks, node bounds measured
 again, grid repaints. The bounds the scene keeps must stay the bounds Qt

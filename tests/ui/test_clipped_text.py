@@ -1,4 +1,4 @@
-"""Nothing the main window writes is cut at 1280x720 (issue 13, item 7): the progress
+"""Nothing the main window writes is cut at 1280x720: the progress
 text of a long run, the History entries, the runs table's cells and the presentation
 clock's label. Each is measured against the room the widget actually got."""
 

@@ -80,7 +80,7 @@ class TestStepping:
             assert expected is not None
             landed = session.step_next()
             # the next event, or a later one when the engine's next instants change nothing
-            # (the scheduler's loop a second after a completion: issue 13)
+            # (the scheduler's loop a second after a completion)
             assert landed is not None and landed >= expected and session.now == landed
             assert changes[-1]  # a step always lands where something changed
             seen.append(session.now)

@@ -1,4 +1,4 @@
-"""Edit > Deploy This Change At…: the edits since the save shipped at an instant (issue 12)."""
+"""Edit > Deploy This Change At…: the edits since the save shipped at an instant."""
 
 from __future__ import annotations
 

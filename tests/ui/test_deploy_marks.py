@@ -1,4 +1,4 @@
-"""Deploy marks on the main timeline (issue 12): what each change did, with its DEP rule.
+"""Deploy marks on the main timeline: what each change did, with its DEP rule.
 
 The marks come from the behavioural diff of the scenario against itself without its
 change actions (explorer.engine.change_marks); these tests open the bundled change_*

@@ -1,4 +1,4 @@
-"""The explain pane's checks at 1280x720 (issue 13, item 7's clipped text): beside the
+"""The explain pane's checks at 1280x720: beside the
 timeline the pane is narrow, and each check's detail was cut to its first line behind a
 horizontal scroll bar ("cached next run: logical_date …")."""
 

@@ -1,4 +1,4 @@
-"""Edits that answer instantly (issue 13): a layout edit never touches the engine, Back and
+"""Edits that answer instantly: a layout edit never touches the engine, Back and
 an edit replay from the nearest checkpoint rather than from clock.start, and the
 re-simulation after an edit runs in slices with the panes following.
 

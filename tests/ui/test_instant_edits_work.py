@@ -1,4 +1,4 @@
-"""Edits, steps and Back do only the work they need (issue 13, "Edits that answer instantly").
+"""Edits, steps and Back do only the work they need.
 
 Work is counted, never timed: which builders run, which rows are read again, which
 measurements a hidden table makes. Each test also checks that the cheaper path shows

@@ -1,6 +1,6 @@
 """The minimap of a big graph shows the whole graph, stays a corner overlay that hides
-when the graph fits, and is toggled from View > Minimap or Ctrl+Shift+M (issue 13,
-item 6: at 2,000 DAGs it showed a meaningless 1:1 fragment)."""
+when the graph fits, and is toggled from View > Minimap or Ctrl+Shift+M (at
+2,000 DAGs it showed a meaningless 1:1 fragment)."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def test_the_canvas_of_a_big_file_is_read_and_laid_out_off_the_gui_thread(
     qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The graph model and the layered layout of 400 DAGs (seconds at 2,000) are made by
-    the open job; the GUI thread only adds the items (issue 13, item 9)."""
+    the open job; the GUI thread only adds the items."""
     import threading
 
     from explorer.document import nodes
@@ -161,7 +161,7 @@ def test_the_canvas_of_a_big_file_is_drawn_in_slices_the_old_document_usable_mea
 ) -> None:
     """Scene items are made on the GUI thread: a slice at a time, the event loop running
     between slices with the share done in the status bar, the old document on screen and
-    editable until the new canvas is complete (issue 13, item 9: a 2 s freeze at 2,000)."""
+    editable until the new canvas is complete (otherwise a 2 s freeze at 2,000)."""
     from explorer.ui.sliced import SlicedRun
 
     monkeypatch.setattr(SlicedRun, "slice_ms", 0.0)  # one item a slice, whatever the machine

@@ -1,5 +1,5 @@
 """Run states stay distinguishable for red-green colour blindness and on a dimmed projector,
-and a failed run differs from a successful one by pattern as well as colour (issue 13).
+and a failed run differs from a successful one by pattern as well as colour.
 
 Colour blindness is simulated with Machado, Oliveira and Fernandes (2009) at full
 severity (deuteranopia and protanopia), as colorspacious implements it; distances are

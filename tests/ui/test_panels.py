@@ -507,7 +507,7 @@ def _pixels_of(image: QtGui.QImage, colour: str, tolerance: int = 40) -> int:
 
 class TestInjectedFutureFailure:
     """A failure injected on a run that does not exist yet is on the timeline before it
-    happens, and the menu names that run by when it will be created (issue 13, item 7)."""
+    happens, and the menu names that run by when it will be created."""
 
     def test_the_doomed_run_is_marked_until_it_fails(self, bench: Workbench) -> None:
         from explorer.ui.timeline.style import NORMAL

@@ -1,4 +1,4 @@
-"""Pictures from the main window (issue 13 item 2) and the review report from File > Export.
+"""Pictures from the main window and the review report from File > Export.
 
 Before this, the main window had no way to export the timeline (File > Export lived only
 in ``python -m explorer.ui.session``); these tests drive the main window's own menus.
@@ -134,7 +134,7 @@ def test_an_exported_timeline_shows_every_lane_not_only_those_in_the_dock(  # ty
     window, qtbot, tmp_path
 ) -> None:
     """More lanes than the dock's height holds: the picture has them all, with the
-    title, zone and clock, at the time window the user looks at (issue 13 item 2)."""
+    title, zone and clock, at the time window the user looks at."""
     import json
 
     document = json.loads(DST.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
-"""Presentation mode, walked with the keyboard as a presenter does (issue 13, items 3 and 4
-of review): every → press moves the clock to where something changes, and its caption
-says what; the canvas's filter bar is chrome and hides with the rest."""
+"""Presentation mode, walked with the keyboard as a presenter does: every → press moves
+the clock to where something changes, and its caption says what; the canvas's filter bar
+is chrome and hides with the rest."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Re-simulation after an edit, in the main window: sliced, with progress, the views
-following the slices, the window answering meanwhile (issue 13, "Edits that answer
-instantly"). An edit of clock.start reaches clock.start: everything is re-simulated,
-in slices too. Engine work is counted in slices and runs, never timed."""
+following the slices, the window answering meanwhile. An edit of clock.start reaches
+clock.start: everything is re-simulated, in slices too. Engine work is counted in slices
+and runs, never timed."""
 
 from __future__ import annotations
 

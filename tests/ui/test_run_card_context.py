@@ -1,5 +1,5 @@
 """The run card shows what the run's task reads: the template context (adr/0008, CTX-1..CTX-5)
-and the runs table's template rendered for that run (issue 12, part 2)."""
+and the runs table's template rendered for that run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A step and Back redo only the work of what changed (issue 13, ``step <= 50 ms``,
+"""A step and Back redo only the work of what changed (budgets ``step <= 50 ms``,
 ``back <= 50 ms``): the timeline sorts only the new runs into its lane order.
 
 Work is counted, never timed; each test also checks that the cheaper path gives

@@ -1,4 +1,4 @@
-"""A step, a Back and a node drag redo only the canvas work of what changed (issue 13:
+"""A step, a Back and a node drag redo only the canvas work of what changed (budgets:
 ``step <= 50 ms``, ``back <= 50 ms``, ``move <= 16 ms`` on 200 DAGs).
 
 Work is counted, never timed: the live badges given to DAG nodes after a step, a

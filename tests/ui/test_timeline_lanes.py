@@ -1,4 +1,4 @@
-"""A step or a Back draws again only the timeline lanes it changed (issue 13, step and
+"""A step or a Back draws again only the timeline lanes it changed (budgets: step and
 back <= 50 ms): the runs and the events keep their picture (:mod:`explorer.ui.timeline.
 lane_cache`), and the lanes drawn again look exactly as a whole redraw draws them.
 

@@ -1,4 +1,4 @@
-"""A clock step repaints the timeline once, and redraws only what it changed (issue 13).
+"""A clock step repaints the timeline once, and redraws only what it changed.
 
 The step paints the view (the runs move with the clock); the axes, the lane stripes,
 the grid and the DST days under it did not change, and must come from the picture

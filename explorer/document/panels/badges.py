@@ -1,6 +1,6 @@
 """Live per-DAG state at the clock, for the canvas's node badges. No Qt.
 
-The canvas (issue 5) shows on each DAG node what the scheduler is doing *now*:
+The canvas shows on each DAG node what the scheduler is doing *now*:
 running / failed / queued / paused, "2 of 3 assets updated" on asset
 consumers (from :func:`explorer.engine.pending.condition_status`, the same
 tree ``explain`` reads), and "5 of 24 window members" on partitioned
@@ -75,7 +75,7 @@ def compute_badges(sim: Simulation, memo: AssetCounts | None = None) -> dict[str
     """One badge per DAG, in scenario order.
 
     ``memo``: kept by the caller between calls. Badges are computed after every step
-    and Back, and walking every consumer's condition was most of it (issue 13), although
+    and Back, and walking every consumer's condition was most of it, although
     a step changes the queue rows of a few: a condition of assets only is read again
     only when its DAG's queue rows changed.
     """

@@ -3,7 +3,7 @@
 A failure injected on a run that does not exist yet ("Make it fail when it
 runs" on the next-run ghost) changes nothing visible until that run is
 created and its tasks end: hours or days of simulated time later. Until then
-the timeline must say that the run is doomed (issue 13), so the audience is
+the timeline must say that the run is doomed, so the audience is
 not surprised by a red bar, and the one who injected it can find it again.
 
 The script's ``Override`` actions are matched to runs the way the engine

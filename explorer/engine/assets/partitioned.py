@@ -184,7 +184,7 @@ def request_ready(sim: Host, request: PartitionRequest) -> bool:
 
 def _member_satisfied(mapper: PartitionMapper, request: PartitionRequest, key: AssetKey) -> bool:
     """``member_status(sim, request, key)["satisfied"]`` for an active ``key`` with at
-    least one log, without the report's sorted key lists (issue 14, tail: every loop
+    least one log, without the report's sorted key lists (every loop
     evaluating a request built them, for one boolean). Not a rollup: satisfied by any
     log (PT-4); a rollup: the wait policy's verdict, reachable, on the keys received
     (PT-8, PT-10), unsatisfied when the window fails to expand."""
@@ -210,7 +210,7 @@ def fire_partition_requests(sim: Host, now: datetime) -> tuple[set[str], bool]:
     st = sim.state
     # The requests without a run not evaluated since their last log, in creation order
     # (the order of ``partition_requests``): the index holds them all, so the requests
-    # ever opened need no scan (issue 14). A request left out stays in it.
+    # ever opened need no scan. A request left out stays in it.
     waiting = {id(r): r for r in st.partition_unevaluated if r.run is None and not r.evaluated}
     st.partition_unevaluated[:] = sorted(waiting.values(), key=_opened)
     pending = [

@@ -122,7 +122,7 @@ def record_event(
 def _record(sim: Host, origin: EventOrigin, nth: int | None) -> int:
     """:func:`record_event` of an event whose origin is known, returning its id (a
     task's outlet event comes here directly, its origin read once per outlet, and is
-    built as an object only for a partitioned consumer or an audit row: issue 14)."""
+    built as an object only for a partitioned consumer or an audit row)."""
     st = sim.state
     event_id, new_resolution = st.assets.record(origin, st.now, nth)
     event: AssetEvent | None = None
@@ -130,7 +130,7 @@ def _record(sim: Host, origin: EventOrigin, nth: int | None) -> int:
     # No ``dirty`` here: what an event lets a loop do is a reason of its own, a
     # consumer ready under its max_active_runs (``asset_open``, AS-3/AS-4) or a
     # partition request to evaluate (``queue_partitioned_event``, PT-3); an event that
-    # readies nothing is no reason for a loop (issue 14: a tenth of the loops run).
+    # readies nothing is no reason for a loop (such events made a tenth of the loops run).
     touched: list[DagState] = []
     unkeyed: list[str] = []
     for dag_id in sim.listeners(key, aliases):
@@ -148,7 +148,7 @@ def _record(sim: Host, origin: EventOrigin, nth: int | None) -> int:
             # AS-2: the row holds the first event since it was last cleared. AS-3: the
             # condition reads which rows exist, so only a new row can change readiness;
             # a DAG whose row is there already (a consumer held at max_active_runs while
-            # its producer keeps emitting) is not evaluated again (issue 14).
+            # its producer keeps emitting) is not evaluated again.
             dag.adrq[key] = st.now
             st.asset_queued.add(dag.dag_id)
             touched.append(dag)
@@ -190,7 +190,7 @@ def emit_task_events(
     (PT-1); the run's partition_date rides along only with the run's key.
     ``task_index``: the task's place in its run, where the DAG's spec has it unless
     a deploy changed the tasks since (then it is looked up by task_id). Called for
-    every task that succeeds (issue 14): positional arguments, and a task without
+    every task that succeeds: positional arguments, and a task without
     outlets or alias emissions (most) returns after reading its spec.
     """
     st = sim.state
@@ -341,7 +341,7 @@ def ready_asset_dags(sim: Host) -> list[DagState]:
     Most ready DAGs of a busy deployment wait at their max_active_runs (AS-4): one
     found so is set aside in ``asset_full`` until a run of it ends or its definition
     changes (:func:`note_limit_changed`), so that a loop reads only the others
-    (issue 14: thousands of ready DAGs read at every loop)."""
+    (thousands of ready DAGs, otherwise read at every loop)."""
     st = sim.state
     ready: list[DagState] = []
     full: list[str] = []
@@ -386,7 +386,7 @@ def asset_runs_due(sim: Host) -> bool:
     """Would a loop now create an asset-triggered run (a reason for a loop, adr/0003)?
 
     The DAGs found at their max_active_runs are set aside as ``ready_asset_dags`` sets
-    them aside: an event that readies a full consumer makes no loop run (issue 14), and
+    them aside: an event that readies a full consumer makes no loop run, and
     the reasons are read at every instant, so they must not read it again until a slot
     frees (AS-4)."""
     st = sim.state

@@ -120,7 +120,7 @@ class EventOrigin:
     ) -> EventOrigin:
         """The origin of a task's outlet event (no alias, no extra), without an
         :class:`EventSource` to read it from: a task's end records one per outlet and
-        key, so the hot path builds none (issue 14)."""
+        key, so the hot path builds none."""
         return cls(
             asset,
             "task",
@@ -358,7 +358,7 @@ class EventLog(_EventSequence):
     def record(self, origin: EventOrigin, timestamp: datetime, nth: int | None) -> tuple[int, int]:
         """A new event of ``origin`` at ``timestamp``, emitted by run ``nth``, stored
         without building it: its id and its timestamp in epoch us. Most events are
-        never read as objects (a task's outlet event, issue 14); :meth:`get` builds one
+        never read as objects (a task's outlet event); :meth:`get` builds one
         when asked, equal to what :meth:`append` would have kept."""
         stamps = self._stamps
         event_id = stamps.start + len(stamps.head)
@@ -462,7 +462,7 @@ class EventLog(_EventSequence):
 def _bisect_right_from_end(stamps: array[int], value: int, hi: int) -> int:
     """``bisect_right(stamps, value, 0, hi)``, searched back from ``hi`` in widening
     steps. A consumer reads the events after its latest run's, the last few of the
-    index: at 10,000 DAGs most reads find none or one (issue 14), where a bisection of
+    index: at 10,000 DAGs most reads find none or one, where a bisection of
     a 4,096-entry head reads a dozen entries, each made a Python int."""
     width = 4
     while True:

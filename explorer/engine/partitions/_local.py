@@ -86,7 +86,7 @@ def parse_key(key: str, fmt: str) -> datetime:
 
     A key written to the letter in the default format (ASCII digits, zero-padded) is an
     ISO 8601 reading, which ``fromisoformat`` reads as ``strptime`` does at a seventh of
-    the cost (every event of a partitioned producer passes here, issue 14); anything
+    the cost (every event of a partitioned producer passes here); anything
     else, and any reading out of range, goes to ``strptime`` itself, which gives the
     answer or the error."""
     if fmt == _SECONDS_FORMAT and _SECONDS_KEY.fullmatch(key) is not None:
@@ -142,7 +142,7 @@ def render(value: datetime, fmt: str) -> str:
 
     A format of zero-padded numbers only (what the temporal mappers' keys use) is written
     field by field, as strftime writes it for years 1000 to 9999, at a fifth of its cost
-    on an aware reading (every rollup event formats keys, issue 14)."""
+    on an aware reading (every rollup event formats keys)."""
     numeric = _numeric(fmt)
     if numeric is not None and value.year >= 1000:
         pattern, fields = numeric

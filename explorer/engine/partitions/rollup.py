@@ -59,7 +59,7 @@ class RollupMapper(PartitionMapper):
         self.wait_policy: WaitPolicy = wait_policy if wait_policy is not None else WaitForAll()
         #: to_upstream's answers by downstream key: a pure function of the (immutable)
         #: mapper and window, asked again at every evaluation of a request (PT-4) and
-        #: by ``status``, so each key's window is expanded once (issue 14).
+        #: by ``status``, so each key's window is expanded once.
         self._upstream: dict[str, frozenset[str]] = {}
 
     def to_downstream(self, key: str) -> str | list[str]:

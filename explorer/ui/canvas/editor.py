@@ -80,7 +80,7 @@ class CanvasEditor(QObject):
         return None
 
     def _free_spot(self, kind: str, pos: QPointF) -> tuple[float, float]:
-        """The nearest place to ``pos`` where the new node covers no other (issue 13)."""
+        """The nearest place to ``pos`` where the new node covers no other."""
         size = (DAG_WIDTH, DAG_HEADER + TASK_ROW + 8.0) if kind == "dag" else (ASSET_WIDTH, 60.0)
         occupied = []
         for item in self.scene.nodes.values():

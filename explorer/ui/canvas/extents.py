@@ -3,7 +3,7 @@
 Qt's ``QGraphicsScene.itemsBoundingRect`` asks every item for its scene rectangle:
 about two milliseconds at 200 DAGs, paid again after each drag of a node that lies
 on the graph's border (its move may shrink the bounds, so the kept bounds cannot
-simply grow). Issue 13 asks a node drag to cost at most 16 ms in all.
+simply grow). A node drag must cost at most 16 ms in all.
 
 :class:`ItemExtents` keeps each item's scene rectangle as a row of a numpy array.
 A node that moved or changed its box marks itself, its edges and their children

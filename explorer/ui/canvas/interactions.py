@@ -86,7 +86,7 @@ class NewLink(Interaction):
         path: QPainterPath = curve(anchor, pos) if self.port.side == "out" else curve(pos, anchor)
         self.line.setPath(path)
         self.scene._forget_bounds()  # (the scene's bounds follow nodes, not this line)
-        # a near miss counts: the node it would snap to lights up (issue 13)
+        # a near miss counts: the node it would snap to lights up
         target = self.scene.node_near(pos, exclude=self.origin)
         if target is not self.hovered:
             if self.hovered is not None:

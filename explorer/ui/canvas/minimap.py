@@ -97,7 +97,7 @@ class Minimap(QGraphicsView):
     def _fit_size(self) -> None:
         """At most :data:`_SHARE` of the canvas's width and height, never more than
         :data:`_SIZE`: at 1280x720 the canvas is under 300 pixels high, and a 160-pixel
-        minimap covered most of it and the nodes in it (issue 13, item 6)."""
+        minimap covered most of it and the nodes in it."""
         viewport = self.main.viewport().size()
         scale = min(
             1.0,
@@ -177,7 +177,7 @@ class Minimap(QGraphicsView):
         self.setVisible(self.enabled_by_user and needed)
         # not isVisible(): while the window (or the canvas's pane) is still hidden the
         # minimap is not visible either, was never fitted, and showed a meaningless
-        # 1:1 fragment of a 2,000-DAG graph once the window appeared (issue 13)
+        # 1:1 fragment of a 2,000-DAG graph once the window appeared
         if not self.isHidden():
             placed = (visible, bounds, self.main.viewport().size())
             if placed != self._placed:  # the corner search asks the scene's index 4 times
@@ -208,7 +208,7 @@ class Minimap(QGraphicsView):
             or self._picture_size != size
         ):
             # drawn when next painted: the swap to a 2,000-DAG document resized the
-            # minimap twice, and each size drew the whole schematic again (issue 13)
+            # minimap twice, and each size drew the whole schematic again
             self._redraw_due = bounds
             self.viewport().update()
 

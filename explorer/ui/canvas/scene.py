@@ -54,7 +54,7 @@ class ScenarioScene(QGraphicsScene):
         self, document: ScenarioDocument, palette: QPalette, *, build: bool = True
     ) -> None:
         """``build=False``: no items yet; :meth:`build_steps` adds them a few at a time
-        (a file opened in the background, issue 13 item 9)."""
+        (a file opened in the background)."""
         super().__init__()
         self.document = document
         self.colors: CanvasColors = canvas_colors(palette)
@@ -82,7 +82,7 @@ class ScenarioScene(QGraphicsScene):
         #: minimap's refresh after its move command, no longer walk every item.
         self._bounds: QRectF | None = None
         #: Each item's rectangle, kept once a node moved along the border: the next
-        #: measure reads an array, not every item (issue 13's move <= 16 ms).
+        #: measure reads an array, not every item (a node move must stay within 16 ms).
         self._extents: ItemExtents | None = None
         document.changed.connect(self.sync)
         if build:

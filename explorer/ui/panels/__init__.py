@@ -1,4 +1,4 @@
-"""Panes around the timeline (issue 6): explain and alerts, next runs, compare,
+"""Panes around the timeline: explain and alerts, next runs, compare,
 failure injection, presentation mode, export, and the wired :class:`Workbench`.
 
 Qt-free helpers live in :mod:`explorer.document.panels`.

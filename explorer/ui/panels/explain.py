@@ -53,7 +53,7 @@ class ExplainPane(QtWidgets.QWidget):
         font.setBold(True)
         self.question.setFont(font)
         self.question.setWordWrap(True)  # the pane sits beside the timeline: wrap, never widen
-        #: "What did the change do?": the deploy marks of the run or mark selected (issue 12).
+        #: "What did the change do?": the deploy marks of the run or mark selected.
         self.change_note = QtWidgets.QTextBrowser()  # wraps and scrolls in a narrow dock
         self.change_note.setObjectName("changeNote")
         self.change_note.setOpenLinks(False)
@@ -73,7 +73,7 @@ class ExplainPane(QtWidgets.QWidget):
         self.conditions.setUniformRowHeights(False)
         self.conditions.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)
         # the detail takes what the pane leaves and wraps in it: at 1280x720 it was cut to one
-        # line ("cached next run: logical_date …") behind a horizontal scroll bar (issue 13)
+        # line ("cached next run: logical_date …") behind a horizontal scroll bar
         header = self.conditions.header()
         fit = QtWidgets.QHeaderView.ResizeMode.ResizeToContents
         for column in (0, 1, 2):

@@ -4,7 +4,7 @@ The widget paints itself into the target device: a ``QImage`` (PNG, at
 ``scale`` times the screen size for crisp slides), a ``QSvgGenerator`` whose
 resolution is the widget's DPI, or a ``QPdfWriter`` with a page the widget's
 size. pyqtgraph's own SVG exporter is not used: it fails on Qt 6.11
-(pyqtgraph issue 3495, ``stack-notes.md``). The timeline's items paint in
+(pyqtgraph bug #3495, ``stack-notes.md``). The timeline's items paint in
 device pixels, so the six significant digits ``QSvgGenerator`` writes do not
 move its bars.
 """

@@ -1,4 +1,4 @@
-"""The issue-6 panes wired together: clock bar, timeline, runs / explain / next runs / compare.
+"""The simulation panes wired together: clock bar, timeline, runs / explain / next runs / compare.
 
 :class:`Workbench` is a plain ``QWidget`` the main window can mount as its
 central widget or split into docks (its parts are public attributes); an
@@ -111,7 +111,7 @@ class Workbench(QtWidgets.QWidget):
         t.display_zone_changed.connect(self.explain.set_display_zone)
         self.explain.alert_activated.connect(self.show_alert)
         self.explain.cause_activated.connect(self.follow_cause)
-        # issue 12: what each deployment change did, on the timeline and in the explain pane
+        # what each deployment change did, on the timeline and in the explain pane
         t.change_mark_selected.connect(lambda mark: self.explain.show_change([mark]))
         t.run_selected.connect(self._explain_run_change)
         self.table.run_selected.connect(self._explain_run_change)
@@ -123,7 +123,7 @@ class Workbench(QtWidgets.QWidget):
         self.table.set_display_zone(t.display_zone)
 
     def update_deploy_marks(self) -> None:
-        """Diff the scenario against itself without its change actions (issue 12)."""
+        """Diff the scenario against itself without its change actions."""
         from explorer.ui.timeline.change_layer import deploy_report_of
 
         report, problem = deploy_report_of(self.session.inputs, self.session.until)
@@ -180,7 +180,7 @@ class Workbench(QtWidgets.QWidget):
 
 
 class WorkbenchWindow(QtWidgets.QMainWindow):
-    """A window with only the issue-6 panes (``python -m explorer.ui.session FILE``)."""
+    """A window with only the simulation panes (``python -m explorer.ui.session FILE``)."""
 
     def __init__(self, session: SimulationSession, **kwargs: object) -> None:
         super().__init__()

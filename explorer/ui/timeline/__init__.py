@@ -1,4 +1,4 @@
-"""The timeline (issue 6): runs, asset events, window members and DST days on one time axis.
+"""The timeline: runs, asset events, window members and DST days on one time axis.
 
 Qt-free parts live in :mod:`explorer.document.timeline`.
 Widgets: :class:`TimelinePane`, :class:`RunsTable` (and :func:`link_selection`).

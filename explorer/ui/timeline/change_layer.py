@@ -1,4 +1,4 @@
-"""What a deployment change did, drawn on the main timeline (issue 12).
+"""What a deployment change did, drawn on the main timeline.
 
 The marks come from :mod:`explorer.engine.change_marks` (the one behavioural
 diff, ADR 0009, of the scenario against itself without its change actions);

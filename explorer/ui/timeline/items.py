@@ -165,7 +165,7 @@ class DeviceItem(pg.GraphicsObject):  # type: ignore[misc]
 
         The view paints every item under a repainted region: a whole-item update on a
         step repainted the stripes, the runs, the events and the labels of the whole
-        view, although the step changed a few lanes (issue 13).
+        view, although the step changed a few lanes.
         """
         dirty = sorted({int(lane) for lane in lanes})
         if not dirty:

@@ -3,7 +3,7 @@
 A clock step changes the runs of a few lanes (a run created, started or ended, the
 clock extending the running ones), yet the timeline's runs and events were drawn
 whole on every repaint: ~8 ms of the runs item and ~2 ms of the events item out of
-a step's 50 ms budget (issue 13, 200 DAGs 60 days in). An item with a
+a step's 50 ms budget (at 200 DAGs, 60 days in). An item with a
 :class:`LaneCache` keeps its picture of the view (device pixels) and is told which
 lanes its data changed (:meth:`LaneCache.invalidate`); the next paint clears the
 strips of those lanes and draws again only the lanes that reach into them, then

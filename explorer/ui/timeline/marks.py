@@ -156,7 +156,7 @@ class GhostMark:
 
 @dataclass(frozen=True, slots=True)
 class DoomMark:
-    """A queued or running run an injected override will still change (issue 13)."""
+    """A queued or running run an injected override will still change."""
 
     lane: float
     x0: float

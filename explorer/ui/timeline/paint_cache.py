@@ -3,8 +3,8 @@ nothing it shows cost one pixmap copy.
 
 A simulation step repaints the timeline's whole view (the runs item spans it), and Qt
 then paints every item under that region again: the axes, the lane stripes, the grid,
-the DST days and the events, although a step rarely changes any of them (issue 13: a
-step repainted ~20 ms of unchanged drawing). Each such item keeps the pixels it drew
+the DST days and the events, although a step rarely changes any of them (~20 ms of
+unchanged drawing a step). Each such item keeps the pixels it drew
 last, keyed on everything its drawing depends on besides its data (the painter's
 transform, the visible range, the pixel ratio): a key that differs, or
 :meth:`PaintCache.clear` (called by the item's ``update``, which every data setter

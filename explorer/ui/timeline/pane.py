@@ -150,7 +150,7 @@ class TimelinePane(QtWidgets.QWidget):
         self.transitions: list[DstTransition] = []
         self.ghosts: dict[str, GhostRun] = {}
         #: What injected overrides will do to a ghost (by dag_id) / an active run, before
-        #: it happens (issue 13): drawn hatched in the failed colour, told in the tooltip.
+        #: it happens: drawn hatched in the failed colour, told in the tooltip.
         self.injected_ghosts: dict[str, Injected] = {}
         self.injected_runs: dict[tuple[str, str], Injected] = {}
         self._sim: Simulation | None = None
@@ -218,7 +218,7 @@ class TimelinePane(QtWidgets.QWidget):
         for z, graphics in enumerate(self._items()):
             graphics.setZValue(z - 10)
             self.viewbox.addItem(graphics, ignoreBounds=True)
-        #: What each deployment change did (issue 12): marks and deploy lines.
+        #: What each deployment change did: marks and deploy lines.
         self.change_layer = ChangeLayer(self.viewbox)
         self.clock_line = pg.InfiniteLine(
             angle=90,
@@ -260,7 +260,7 @@ class TimelinePane(QtWidgets.QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.top_bar)
         layout.addWidget(self.plot, 1)
-        #: The run card: shown while a run is hovered, pinned by a click (issue 13).
+        #: The run card: shown while a run is hovered, pinned by a click.
         self.run_card = RunCardView(self)
         self.destroyed.connect(self.run_card.deleteLater)  # it may float in another widget
         self.run_card.closed.connect(self.plot.setFocus)
@@ -311,7 +311,7 @@ class TimelinePane(QtWidgets.QWidget):
         """The range :meth:`fit` shows (the scenario's clock.start to clock.until).
 
         When an edit moves it, the view moves to it: the clock and the runs of the new
-        horizon would otherwise stay off-screen until Fit (issue 13).
+        horizon would otherwise stay off-screen until Fit.
         """
         horizon = (start.timestamp(), end.timestamp())
         moved = self._horizon is not None and horizon != self._horizon
@@ -339,7 +339,7 @@ class TimelinePane(QtWidgets.QWidget):
         self._run_lanes = self.runs.lanes(self._lane_of_dag).astype(np.float64)
         self._event_lanes = self.events.lanes(self._lane_of_asset).astype(np.float64)
         # the rows the sync read again: only their lanes (and new runs', and the clock's
-        # unfinished runs') are measured and drawn again (issue 13: step <= 50 ms)
+        # unfinished runs') are measured and drawn again (a step must stay within 50 ms)
         changed = None if synced.reset else synced.changed
         self.runs_item.set_view(self._runs_view(now), changed)
         self.events_item.set_events(
@@ -857,7 +857,7 @@ class TimelinePane(QtWidgets.QWidget):
     def _update_clock_label(self) -> None:
         """The clock's label on the side of the line with room for it, shortened if
         neither side has: in presentation type a label anchored by the view's middle
-        alone ran past the plot's left or right edge at 1280 px (issue 13)."""
+        alone ran past the plot's left or right edge at 1280 px."""
         if self._sim is None:
             return
         now = self._sim.now
@@ -903,7 +903,7 @@ class TimelinePane(QtWidgets.QWidget):
         """Lanes at the style's height; when all fit, let them grow up to 1.8 times.
 
         In presentation mode every lane is shown, shrunk if need be: a lane the
-        audience cannot see cannot be talked about (issue 13).
+        audience cannot see cannot be talked about.
         """
         height = max(self.viewbox.height(), 50.0)
         visible = max(1.0, height / self.style_.lane_px)
@@ -921,7 +921,7 @@ class TimelinePane(QtWidgets.QWidget):
 
     def _fit_marks(self, lane_px: float) -> None:
         """Lanes shrunk to fit (presentation at 1280x720): the type drawn in them shrinks
-        with them, or "24 h", "next: 24 h" and the badges ran into each other (issue 13)."""
+        with them, or "24 h", "next: 24 h" and the badges ran into each other."""
         base = self.style_
         share = min(1.0, lane_px / base.lane_px)
         font_pt = max(8, round(base.font_pt * share))

@@ -300,7 +300,7 @@ class RunsTableModel(QtCore.QAbstractTableModel):
                 return value.total_seconds()
             return str(value)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            # the whole cell, whatever the column's width (issue 13: cut cells said nothing)
+            # the whole cell, whatever the column's width (a cut cell says nothing)
             value = _value(run, column)
             if isinstance(value, datetime):
                 return f"{self._display(run, column)} · {fmt_utc(value, seconds=True)}"
@@ -495,13 +495,13 @@ class RunsTable(QtWidgets.QWidget):
 
     def set_dag_filter(self, keys: Collection[str] | None) -> None:
         """Follow the canvas filter: the runs of the DAGs among ``keys`` (lane keys: DAG ids
-        and asset uris) or, with None, every run (issue 13: the table showed them all)."""
+        and asset uris) or, with None, every run."""
         self.proxy.set_dags(keys)
         self._update_count()
 
     def grow_columns(self) -> None:
         """Widen every column whose shown cells no longer fit (a longer run_id, EDT after
-        EST...): sized once from the first rows, later cells were cut (issue 13).
+        EST...): sized once from the first rows, later cells were cut.
 
         Only while the table is shown: a hidden ``QTableView`` measures every row of
         the model (Qt reads the visible rows only when it has a viewport on screen),

@@ -24,6 +24,7 @@ __all__ = [
     "examples",
     "examples_dir",
     "file_format_version",
+    "is_installed_example",
     "read",
     "resources_dir",
     "write",
@@ -106,6 +107,19 @@ def examples_dir() -> Path | None:
         if chosen.is_dir():
             return chosen
     return resources_dir("scenarios")
+
+
+def is_installed_example(path: Path) -> bool:
+    """Is ``path`` in the installed examples' folder (read-only for the app: an example
+    opens as a copy, and Save asks for a new name)?"""
+    folder = examples_dir()
+    if folder is None:
+        return False
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def examples() -> list[Example]:

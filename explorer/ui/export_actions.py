@@ -82,13 +82,20 @@ class ExportActions(QObject):
     def _suggested(self, suffix: str) -> str:
         workspace = getattr(self.window, "workspace", None)
         document = workspace.document if workspace is not None else None
+        prefs = getattr(self.window, "prefs", None)
+        folder = Path(prefs.last_directory()) if prefs is not None else Path.home()
         if document is not None and document.path is not None:
-            return str(Path(document.path).with_suffix(suffix))
-        return str(Path.home() / f"schedule{suffix}")
+            return str(folder / Path(document.path).with_suffix(suffix).name)
+        return str(folder / f"schedule{suffix}")
 
     def _dialog(self, caption: str, suggested: str, filters: str) -> Path | None:
         name, _ = QFileDialog.getSaveFileName(self.window, caption, suggested, filters)
-        return Path(name) if name else None
+        if not name:
+            return None
+        prefs = getattr(self.window, "prefs", None)
+        if prefs is not None:
+            prefs.set_last_directory(Path(name).parent)
+        return Path(name)
 
     def _say(self, text: str) -> None:
         show = getattr(self.window, "show_message", None)

@@ -375,15 +375,25 @@ class ImportOps(QObject):
 
     # ----------------------------------------------------------------- dialogs
     def _folder_dialog(self) -> Path | None:
+        prefs = self.window.prefs
         folder = QFileDialog.getExistingDirectory(
-            self.window, "Import an Airflow project: its DAG folder", ""
+            self.window, "Import an Airflow project: its DAG folder", prefs.last_directory()
         )
-        return Path(folder) if folder else None
+        if not folder:
+            return None
+        prefs.set_last_directory(Path(folder).parent)
+        return Path(folder)
 
     def _files_dialog(self) -> list[Path]:
+        prefs = self.window.prefs
         names, _ = QFileDialog.getOpenFileNames(
-            self.window, "Import Airflow DAG files", "", "Python files (*.py);;All files (*)"
+            self.window,
+            "Import Airflow DAG files",
+            prefs.last_directory(),
+            "Python files (*.py);;All files (*)",
         )
+        if names:
+            prefs.set_last_directory(Path(names[0]).parent)
         return [Path(n) for n in names]
 
 

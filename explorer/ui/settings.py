@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
+
+from explorer.document.files import is_installed_example
 
 __all__ = [
     "APPLICATION",
@@ -71,9 +73,21 @@ class Preferences:
         self.settings.setValue("files/recent", [])
 
     def last_directory(self) -> str:
-        return str(self.settings.value("files/last_directory", ""))
+        """Where Open, Save, Export and Import dialogs start: the last folder the user
+        chose, else (the first time) the Documents folder, else home."""
+        chosen = str(self.settings.value("files/last_directory", ""))
+        if chosen and Path(chosen).is_dir():
+            return chosen
+        documents = QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation
+        )
+        return documents if documents and Path(documents).is_dir() else str(Path.home())
 
     def set_last_directory(self, folder: Path) -> None:
+        """Remember ``folder`` for the next dialog, unless it is the installed examples'
+        folder (a dialog never starts there: saving into it would change an example)."""
+        if is_installed_example(folder / "x.json"):
+            return
         self.settings.setValue("files/last_directory", str(folder))
 
     # ----------------------------------------------------------------- window

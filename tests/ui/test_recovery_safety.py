@@ -123,3 +123,22 @@ def test_names_from_the_file_are_shown_as_written_never_as_rich_text(qtbot) -> N
     qtbot.addWidget(title)
     assert title.textFormat() == Qt.TextFormat.PlainText
     assert "<img" in title.text()
+
+
+def test_dialogs_start_in_documents_or_home_then_the_last_folder_never_the_examples(
+    tmp_path: Path,
+) -> None:
+    from PySide6.QtCore import QSettings
+
+    from explorer.document.files import examples_dir
+    from explorer.ui.settings import Preferences
+
+    prefs = Preferences(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    first = Path(prefs.last_directory())
+    assert first.is_dir()
+    examples = examples_dir()
+    assert examples is not None
+    prefs.set_last_directory(examples)
+    assert Path(prefs.last_directory()) == first  # never the installed examples
+    prefs.set_last_directory(tmp_path)
+    assert Path(prefs.last_directory()) == tmp_path

@@ -5,10 +5,12 @@ own source encodings are honoured."""
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from explorer.importer import ImportResult
 from explorer.importer.discover import IgnoreTooComplex
 from explorer.importer.project import run_import
 from tests.importer.conftest import AT, Project
@@ -128,16 +130,7 @@ def test_regexp_ignore_patterns_keep_python_semantics_in_linear_time(tmp_path: P
     deep.mkdir(parents=True)
     (deep / "ab.py").write_text(_dag_with("'x'", "long"))
     (root / "skip_me.py").write_text(_dag_with("'x'", "skipped"))
-    result = run_import(
-        [root],
-        parsed_at=AT,
-        task_duration=_ten_minutes(),
-        base_dir=tmp_path,
-        name=None,
-        progress=None,
-        cancel=None,
-        ignore_syntax="regexp",
-    )
+    result = _import_with_regexp_ignores(root)
     assert [d.dag_id for d in result.scenario.dags] == ["long"]
 
 
@@ -147,19 +140,18 @@ def test_a_regexp_only_python_can_answer_out_of_bounds_stops_the_import(tmp_path
     (root / ".airflowignore").write_text("(\\w+)+$\n")
     (root / "caf\u00e9_dag.py").write_text(_dag_with("'x'", "cafe"))
     with pytest.raises(IgnoreTooComplex, match=r"\(\\\\w\+\)\+\$"):
-        run_import(
-            [root],
-            parsed_at=AT,
-            task_duration=_ten_minutes(),
-            base_dir=tmp_path,
-            name=None,
-            progress=None,
-            cancel=None,
-            ignore_syntax="regexp",
-        )
+        _import_with_regexp_ignores(root)
 
 
-def _ten_minutes():  # type: ignore[no-untyped-def]
-    from datetime import timedelta
-
-    return timedelta(minutes=10)
+def _import_with_regexp_ignores(root: Path) -> ImportResult:
+    """``root`` imported with ``[core] dag_ignore_file_syntax = regexp``."""
+    return run_import(
+        [root],
+        parsed_at=AT,
+        task_duration=timedelta(minutes=10),
+        base_dir=root.parent,
+        name=None,
+        progress=None,
+        cancel=None,
+        ignore_syntax="regexp",
+    )

@@ -9,13 +9,14 @@ template in the package (``templates/report.html.j2``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from explorer import __version__
 from explorer.analysis.expectations import ExpectationResult
@@ -203,19 +204,42 @@ def report_data(
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("explorer.analysis", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["breakable"] = _break_at_separators
+    return env
 
 
 def _svg_inline(data: bytes | str) -> str:
-    """An SVG document as an inline element: the XML declaration has no place in HTML."""
+    """An SVG document as an inline element: the XML declaration has no place in HTML, and
+    every font is the app's sans-serif. Qt writes the families it resolved (``Sans Serif``
+    is not a CSS generic family: a browser or a PDF printer falls back to a serif face for
+    it), so each family gets the app's own font and the generic ``sans-serif`` after it."""
     text = data.decode("utf-8") if isinstance(data, bytes) else data
-    return text[text.index("<svg") :] if "<svg" in text else text
+    text = text[text.index("<svg") :] if "<svg" in text else text
+    return _FONT_FAMILY.sub(_sans, text)
+
+
+_FONT_FAMILY = re.compile(r'font-family="([^"]*)"')
+
+
+def _sans(match: re.Match[str]) -> str:
+    family = match.group(1)
+    if family.lower() in ("sans serif", "sans", "sansserif", "", "dejavu sans"):
+        return 'font-family="DejaVu Sans, sans-serif"'
+    return f'font-family="{family}, DejaVu Sans, sans-serif"'
+
+
+def _break_at_separators(value: object) -> Markup:
+    """A run id that wraps only between its parts (after ``__``, ``_``, ``:``, ``+``, ``-``
+    and ``T``), never inside a number: the text escaped, a ``<wbr>`` after each."""
+    escaped = str(escape(str(value)))
+    return Markup(re.sub(r"(__|_|:|\+|-|T)", r"\1<wbr>", escaped))
 
 
 def render_report(data: ReportData) -> str:

@@ -168,3 +168,14 @@ def test_the_report_lists_expectations_with_their_status(tmp_path: Path) -> None
     assert section.count(">holds<") == 3 and section.count(">FAILS<") == 1
     assert "scheduled__2024-03-10T05:00:00+00:00" in section
     assert "Sun 10 Mar 2024" in text  # the DST day in range
+
+
+def test_pictures_use_the_apps_sans_serif_and_run_ids_wrap_only_at_separators() -> None:
+    from explorer.analysis.report import _break_at_separators, _svg_inline
+
+    svg = _svg_inline('<?xml version="1.0"?><svg><text font-family="Sans Serif">a</text></svg>')
+    assert 'font-family="DejaVu Sans, sans-serif"' in svg and svg.startswith("<svg")
+    wrapped = str(_break_at_separators("scheduled__2024-05-02T00:00:00+00:00<x>"))
+    assert wrapped.startswith("scheduled__<wbr>2024-<wbr>05-<wbr>02T<wbr>")
+    assert "&lt;x&gt;" in wrapped  # escaped, never markup
+    assert "20<wbr>24" not in wrapped

@@ -284,7 +284,7 @@ def check_fires_within(
 ) -> list[Violation]:
     """The consumer has a run (``run_after``) within ``within`` after every event its
     producer emits for an asset it is scheduled on; without ``producer``, after the
-    moment the last of its producers has emitted since its previous run."""
+    moment every one of its producers has emitted since its previous run."""
     assets = facts.schedule_assets.get(dag_id, frozenset())
     produced = sorted(
         (
@@ -313,7 +313,7 @@ def check_fires_within(
             fresh.add(p.dag_id)
             last_fire = p.at
             if everyone and fresh == everyone:
-                triggers.append((p.at, f"the last of its producers ({p.dag_id}) emitted"))
+                triggers.append((p.at, f"{p.dag_id} emitted, the last producer it waited for"))
                 fresh = set()
     out = []
     for at, why in triggers:
@@ -442,7 +442,8 @@ def describe(item: Any) -> str:
         span = f" in [{iso(_instant_of(lo)) or 'start'}, {iso(_instant_of(hi)) or 'end'})"
     if kind == "runs_between":
         days = "every weekday" if field_of(item, "days") == "weekdays" else "every day"
-        zone = field_of(item, "timezone") or "the DAG's zone"
+        named = field_of(item, "timezone")
+        zone = f"in {named}" if named else "in the DAG's zone"
         field_name = field_of(item, "field") or "run_after"
         return (
             f"{dag} has a run ({field_name}) between {field_of(item, 'after')} and "
@@ -460,7 +461,7 @@ def describe(item: Any) -> str:
                 return f"{dag} has {words} {field_of(item, key)} runs{span}"
     if kind == "fires_within":
         prod = field_of(item, "producer")
-        after = f"every run of {prod}" if prod else "the last of its producers"
+        after = f"every run of {prod}" if prod else "all its producers have emitted"
         return f"{dag} runs within {field_of(item, 'within')} after {after}"
     if kind == "no_alert":
         what = field_of(item, "alert") or "any kind"

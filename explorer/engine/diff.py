@@ -14,7 +14,8 @@ The pairing rule, per DAG (ADR 0009):
 2. of the rest, runs that have a ``partition_key`` are paired by equal
    ``partition_key``;
 3. the rest (asset-triggered runs without either) are paired in ``run_after`` order;
-4. runs with a logical date still alone on both sides are paired in logical-date order
+4. (a reviewer's diff of two scenarios, ``moved``) runs with a logical date still alone
+   on both sides are paired in logical-date order
    when the two are less than one period of the schedule apart (the smallest gap
    between consecutive logical dates of that DAG): a cron whose hour changed moves
    each run by two hours, it does not remove five runs and add five others.
@@ -272,9 +273,11 @@ def _pair_by(
 
 
 def pair_runs(
-    before: Sequence[RunFacts], after: Sequence[RunFacts]
+    before: Sequence[RunFacts], after: Sequence[RunFacts], *, moved: bool = False
 ) -> tuple[list[tuple[RunFacts, RunFacts]], list[RunFacts], list[RunFacts]]:
-    """The ADR 0009 pairing of one DAG's runs: (pairs, only before, only after)."""
+    """The ADR 0009 pairing of one DAG's runs: (pairs, only before, only after).
+    ``moved``: pass 4 too, for a reviewer's diff of two scenarios (a deploy's marks keep
+    the runs a change removes and adds apart: they are different runs in Airflow)."""
     b = sorted(before, key=lambda r: r.run_after)
     a = sorted(after, key=lambda r: r.run_after)
     # 1. logical_date, where both runs have one.
@@ -314,9 +317,10 @@ def pair_runs(
     only_b = [r for r in left_b if r.logical_date is not None or r.partition_key is not None]
     only_a = [r for r in left_a if r.logical_date is not None or r.partition_key is not None]
     # 4. runs moved within one period of the schedule (a changed cron hour)
-    periods = [p for p in (_period(b), _period(a)) if p is not None]
-    moved, only_b, only_a = _pair_moved(only_b, only_a, min(periods) if periods else None)
-    pairs += moved
+    if moved:
+        periods = [p for p in (_period(b), _period(a)) if p is not None]
+        shifted, only_b, only_a = _pair_moved(only_b, only_a, min(periods) if periods else None)
+        pairs += shifted
     only_b += plain_b[len(plain_a) :]
     only_a += plain_a[len(plain_b) :]
     pairs.sort(key=lambda p: p[1].run_after)
@@ -385,8 +389,11 @@ def _position(change: RunChange) -> tuple[datetime, str]:
     return min(sides), change.kind
 
 
-def diff_runs(before: Iterable[RunLike], after: Iterable[RunLike]) -> list[RunChange]:
-    """Every added, removed and shifted run, by DAG id then ``run_after``."""
+def diff_runs(
+    before: Iterable[RunLike], after: Iterable[RunLike], *, moved: bool = False
+) -> list[RunChange]:
+    """Every added, removed and shifted run, by DAG id then ``run_after`` (``moved``: as
+    :func:`pair_runs`)."""
     by_dag_b: dict[str, list[RunFacts]] = defaultdict(list)
     by_dag_a: dict[str, list[RunFacts]] = defaultdict(list)
     for run in before:
@@ -395,13 +402,15 @@ def diff_runs(before: Iterable[RunLike], after: Iterable[RunLike]) -> list[RunCh
         by_dag_a[run.dag_id].append(RunFacts.of(run))
     out: list[RunChange] = []
     for dag_id in sorted(set(by_dag_b) | set(by_dag_a)):
-        pairs, only_b, only_a = pair_runs(by_dag_b.get(dag_id, []), by_dag_a.get(dag_id, []))
+        pairs, only_b, only_a = pair_runs(
+            by_dag_b.get(dag_id, []), by_dag_a.get(dag_id, []), moved=moved
+        )
         changes = [RunChange(dag_id, "removed", r, None) for r in only_b]
         changes += [RunChange(dag_id, "added", None, r) for r in only_a]
         for b, a in pairs:
-            moved = _moved(b, a)
-            if moved:
-                changes.append(RunChange(dag_id, "shifted", b, a, moved))
+            fields = _moved(b, a)
+            if fields:
+                changes.append(RunChange(dag_id, "shifted", b, a, fields))
         changes.sort(key=_position)
         out.extend(changes)
     return out
@@ -440,11 +449,13 @@ def diff_behaviour(
     expectations_after: Mapping[str, bool] | None = None,
     dags_before: Iterable[str] = (),
     dags_after: Iterable[str] = (),
+    moved: bool = True,
 ) -> BehaviourDiff:
-    """The whole diff. Consumers are the DAGs with an ``asset_triggered`` run on either side."""
+    """The whole diff. Consumers are the DAGs with an ``asset_triggered`` run on either side.
+    Runs moved within a period pair as shifted (pass 4) unless ``moved`` is False."""
     runs_b = [RunFacts.of(r) for r in before]
     runs_a = [RunFacts.of(r) for r in after]
-    changes = diff_runs(runs_b, runs_a)
+    changes = diff_runs(runs_b, runs_a, moved=moved)
     consumers_ids = {r.dag_id for r in (*runs_b, *runs_a) if r.run_type == "asset_triggered"}
     per_dag: dict[str, int] = defaultdict(int)
     for change in changes:

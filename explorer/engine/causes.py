@@ -116,7 +116,7 @@ def _why_failed(sim: Simulation, run: DagRun, task: TaskInstance) -> str:
             and action.task_id in (None, task.task_id)
             and pending.action.run.dag_id == run.dag_id
         ):
-            return f"the script's override at {iso(action.at)} made it fail"
+            return "the script's override made it fail"
     spec = next((t for t in sim.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)
     if spec is not None and spec.failure_rate > 0:
         return f"a random failure (failure_rate {spec.failure_rate:g})"

@@ -52,12 +52,13 @@ def load_schema() -> dict[str, Any]:
         .joinpath("schema", SCHEMA_RESOURCE)
         .read_text(encoding="utf-8")
     )
-    schema: dict[str, Any] = _ecma_anchors(json.loads(text))
+    schema: dict[str, Any] = json.loads(text)
     return schema
 
 
 def _ecma_anchors(node: Any) -> Any:
-    """The schema with each ``pattern``'s closing ``$`` read as JSON Schema reads it.
+    """The schema, for our validators, with each ``pattern``'s closing ``$`` read as JSON
+    Schema reads it (the shipped file stays as written).
 
     A JSON Schema pattern is an ECMA-262 regular expression, where ``$`` is the end
     of the text; Python's ``re`` (which both validators use) also lets ``$`` match
@@ -143,7 +144,7 @@ def _validator(definition: str | None = None) -> Draft202012Validator:
     checker.checks("time-zone", raises=ValueError)(_check_zone)
     checker.checks("cron", raises=ValueError)(_check_cron)
     checker.checks("airflow-schedule", raises=ValueError)(_check_schedule_string)
-    schema = load_schema()
+    schema = _ecma_anchors(load_schema())
     if definition is None:
         Draft202012Validator.check_schema(schema)
         return Draft202012Validator(schema, format_checker=checker)
@@ -199,7 +200,7 @@ def _fast(definition: str | None = None) -> Any:
     quickly for the usual case, and anything it rejects is checked again by
     jsonschema (``test_schema_fast_path`` holds the two to the same verdict).
     """
-    schema = _draft7(load_schema())
+    schema = _draft7(_ecma_anchors(load_schema()))
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     schema.pop("$id", None)
     if definition is None:

@@ -68,7 +68,7 @@ class ExplainPane(QtWidgets.QWidget):
         self.verdict.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.conditions = QtWidgets.QTreeWidget()
         self.conditions.setHeaderLabels(["", "check", "rule", "detail"])
-        self.conditions.setRootIsDecorated(True)  # causes hang under their check
+        self.conditions.setRootIsDecorated(False)  # causes hang under their check, expanded
         self.conditions.setWordWrap(True)
         self.conditions.setUniformRowHeights(False)
         self.conditions.setTextElideMode(QtCore.Qt.TextElideMode.ElideNone)

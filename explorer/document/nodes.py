@@ -37,6 +37,7 @@ __all__ = [
     "canvas_model",
     "canvas_model_after",
     "duration_words",
+    "import_flags",
     "layout_graph",
     "node_size",
     "place",
@@ -369,9 +370,9 @@ def _dag_view(
     all_problems = (
         *problems,
         *((summary.problem,) if summary.problem else ()),
-        *_import_flags(dag),
+        *import_flags(dag),
     )
-    lines.extend(f"import: {flag}" for flag in _import_flags(dag))
+    lines.extend(f"import: {flag}" for flag in import_flags(dag))
     return NodeView(
         node_id,
         "dag",
@@ -386,7 +387,7 @@ def _dag_view(
     )
 
 
-def _import_flags(dag: Dag) -> tuple[str, ...]:
+def import_flags(dag: Dag) -> tuple[str, ...]:
     """What an imported DAG's node must not hide: a schedule the import could not read (the
     DAG is simulated as manual only) and values taken from a default (a Variable's, the
     environment's), until the user supplies them."""

@@ -287,3 +287,22 @@ def test_an_import_that_reads_nothing_says_why_in_the_dialog_dock_and_status_bar
     assert "old.py" in text and "airflow.models.dataset" in text
     assert "Nothing could be imported" in window.imports.panel.summary.text()
     assert "airflow.models.dataset" in window.statusBar().currentMessage()
+
+
+def test_a_default_taken_by_the_import_is_flagged_in_the_inspector(  # type: ignore[no-untyped-def]
+    qtbot, window, tmp_path
+) -> None:
+    folder = tmp_path / "defaults"
+    folder.mkdir()
+    (folder / "report.py").write_text(
+        "from datetime import datetime\nfrom airflow.sdk import DAG, Variable\n"
+        "with DAG('report', schedule=Variable.get('report_cron', default='30 7 * * *'),"
+        " start_date=datetime(2024, 1, 1)):\n    pass\n",
+        encoding="utf-8",
+    )
+    import_folder(qtbot, window, folder)
+    ws = window.workspace
+    ws.scene.select_nodes(["dag:report"])
+    form = ws.inspector.current
+    assert form is not None
+    assert "from the default of Variable `report_cron`" in form.subtitle.text()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.document import edits, schedule_kinds, validation
+from explorer.document.nodes import import_flags
 from explorer.document.provenance import mark_supplied
 from explorer.engine.errors import EngineError
 from explorer.engine.tz import get_zone
@@ -135,7 +136,8 @@ class DagForm(Form):
         try:
             self.title.setText(f"DAG {dag.dag_id}")
             summary = schedule_kinds.summarize(dag, scenario)
-            self.subtitle.setText(summary.chip)
+            flags = [f"⚑ {flag}" for flag in import_flags(dag)]  # what the import could not read
+            self.subtitle.setText("\n".join([summary.chip, *flags]))
             self.dag_id.set_value(dag.dag_id)
             self.schedule.set_context(dag.schedule, dag, scenario)
             self.timezone.set_value(dag.timezone)

@@ -776,6 +776,8 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.cancel_button.hide()
         self.show_message(message)
+        if message.endswith("applied") and self.workspace is not None:
+            self.workspace.view.fit()  # the new layout, whole, in view
 
     def _context_menu(self, where: QPoint, on_item: bool) -> QMenu:
         """The canvas's right-click menu, made of the registry's actions."""

@@ -54,6 +54,10 @@ def test_spring_layout_runs_in_a_worker_with_progress(qtbot, window, tmp_path) -
     assert ticks  # the event loop kept running while the layout computed
     assert ws.document.undo_stack.text(ws.document.undo_stack.count() - 1) == "Spring layout"
     assert not window.progress.isVisible()
+    # the view re-fits: every node of the new layout is in view
+    shown = ws.view.mapToScene(ws.view.viewport().rect()).boundingRect()
+    nodes = ws.scene.itemsBoundingRect()
+    assert shown.adjusted(-2, -2, 2, 2).contains(nodes)
 
 
 def test_a_running_layout_can_be_cancelled(qtbot, window, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -185,8 +185,8 @@ class CanvasEditor(QObject):
             self.job.cancel()
 
     def _finished(self, title: str, result: dict[str, tuple[float, float]]) -> None:
+        self._apply(title, result)  # placed first: whoever hears the end sees the new layout
         self._ended(f"{title} applied")
-        self._apply(title, result)
 
     def _ended(self, message: str) -> None:
         self.job = None

@@ -130,7 +130,8 @@ def ours(folder: Path, at: datetime) -> tuple[dict[str, dict[str, Any]], dict[st
 def theirs(folder: Path, at: datetime, airflow_python: str, regexp: bool) -> dict[str, Any]:
     env = dict(os.environ)
     env.setdefault("AIRFLOW_HOME", os.path.join(tempfile.gettempdir(), "se-airflow-home"))
-    command = [airflow_python, str(HERE / "_airflow_dagbag.py"), str(folder), iso(at)]
+    # absolute: the Airflow side runs in a scratch folder
+    command = [airflow_python, str(HERE / "_airflow_dagbag.py"), str(folder.absolute()), iso(at)]
     if regexp:
         command.append("--regexp")
     done = subprocess.run(

@@ -1,0 +1,3 @@
+from airflow.sdk import ToHourlyMapper
+
+OWNER = "data"

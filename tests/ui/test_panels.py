@@ -590,5 +590,7 @@ def test_a_cause_is_followed_to_the_failed_run_and_back(qtbot: QtBot) -> None:
     failed = session.sim.dags["ingest_orders"].runs[1]
     assert failed.state == "failed"
     assert bench.timeline.selected_run == ("ingest_orders", failed.run_id)
+    x0, x1 = bench.timeline.x_range()
+    assert x0 <= failed.end_date <= x1 and x1 - x0 <= timedelta(hours=12)  # zoomed to it
     assert bench.navigate_back()
     assert bench.explain.dag_id == "orders_report"

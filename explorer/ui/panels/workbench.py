@@ -9,6 +9,7 @@ presentation mode. :class:`WorkbenchWindow` is the stand-alone window of
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
     from explorer.ui.session import SimulationSession
 
 __all__ = ["Workbench", "WorkbenchWindow"]
+
+
+#: How much time either side of a followed cause the timeline shows.
+_AROUND = timedelta(hours=6)
 
 
 class Workbench(QtWidgets.QWidget):
@@ -145,8 +150,8 @@ class Workbench(QtWidgets.QWidget):
         if cause.dag_id is None:
             return
         self.trail.append(self.explain.dag_id)
-        if cause.at is not None:
-            self.timeline.center_on(cause.at)
+        if cause.at is not None:  # zoomed to half a day around it: a short run is wide enough
+            self.timeline.set_x_range(cause.at - _AROUND, cause.at + _AROUND)
         if cause.run_id is None or not self.timeline.select_run(
             cause.dag_id, cause.run_id, emit=True
         ):

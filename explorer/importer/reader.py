@@ -1399,7 +1399,7 @@ class _Reader:
         if default is _NO_DEFAULT:
             return Unknown(
                 line,
-                f"read from the Airflow Variable `{name}` at parse time (Variable.get, no "
+                f"read from an Airflow Variable at parse time (Variable.get `{name}`, no "
                 "default: Airflow fails the file while it is not set)",
             )
         return self.default_of(default, f"from the default of Variable `{name}`", line)
@@ -1413,7 +1413,7 @@ class _Reader:
         name = key if isinstance(key, str) else "?"
         default = args[1] if len(args) > 1 else kwargs.get("default", _NO_DEFAULT)
         if default is _NO_DEFAULT:
-            return Unknown(line, f"read from the environment variable `{name}` at parse time")
+            return Unknown(line, f"read from the environment at parse time (`{name}`, no default)")
         return self.default_of(default, f"from the default of environment variable `{name}`", line)
 
     def default_of(self, default: Any, note: str, line: int) -> Any:

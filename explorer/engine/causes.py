@@ -114,7 +114,6 @@ def _why_failed(sim: Simulation, run: DagRun, task: TaskInstance) -> str:
             pending.matched
             and action.outcome == "failed"
             and action.task_id in (None, task.task_id)
-            and pending.action.run.dag_id == run.dag_id
         ):
             return "the script's override made it fail"
     spec = next((t for t in sim.dags[run.dag_id].spec.tasks if t.task_id == task.task_id), None)

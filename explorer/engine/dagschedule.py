@@ -207,10 +207,10 @@ def take_due(
     asset_ready: list[DagState],
     limit: int,
     made_wait: list[DagState] = _NO_DAGS,
-) -> tuple[list[DagState], list[DagState], int]:
+) -> tuple[list[DagState], list[DagState]]:
     """SCH-2's pick of loop ``now`` after :func:`collect_due`: the ``limit`` first of
     the waiting DAGs and ``asset_ready`` together, in ``dags_needing_dagruns``' order;
-    the asset-ready DAGs left over; and how many DAGs there were in all. ``skip``: DAGs
+    and the asset-ready DAGs left over. ``skip``: DAGs
     that got a partition run this loop (SCH-1) get nothing else. ``made_wait``:
     collect_due's answer, the DAGs it made wait (:func:`_file_recheck`)."""
     picked = _take_due(sim, now, skip, asset_ready, limit)
@@ -238,17 +238,14 @@ def _file_rechecks(sim: Host, made_wait: list[DagState]) -> None:
 
 def _take_due(
     sim: Host, now: datetime, skip: set[str], asset_ready: list[DagState], limit: int
-) -> tuple[list[DagState], list[DagState], int]:
+) -> tuple[list[DagState], list[DagState]]:
     """:func:`take_due`'s pick."""
     st = sim.state
     if not st.waiting_ids and not asset_ready:  # nothing waits: most loops
         if st.waiting:
             _drop_stale_waiting(sim)
-        return [], [], 0
+        return [], []
     ready = [d for d in asset_ready if d.dag_id not in skip]
-    # Counted without copying the waiting set (thousands under a backlog).
-    count = len(st.waiting_ids) - sum(1 for dag_id in skip if dag_id in st.waiting_ids)
-    count += sum(1 for d in ready if d.dag_id not in st.waiting_ids)
     # dags_needing_dagruns: ORDER BY next_dagrun_create_after (NULL first, as SQLite
     # sorts it: asset-only DAGs), LIMIT max_dagruns_to_create_per_loop.
     ready.sort(key=lambda d: _order_key(d, now))
@@ -283,7 +280,7 @@ def _take_due(
     left = [d for d in ready[index:] if d.dag_id not in st.waiting_ids]
     if not st.waiting_ids:
         _drop_stale_waiting(sim)
-    return taken, left, count
+    return taken, left
 
 
 def _drop_stale_waiting(sim: Host) -> None:

@@ -295,7 +295,7 @@ def create_scheduled_runs(sim: Host, now: datetime, skip: set[str] | None = None
     # SCH-2's pick, in dags_needing_dagruns' order; SCH-1: a DAG that got a partition
     # run this loop gets nothing else.
     limit = sim.config.max_dagruns_to_create_per_loop
-    taken, left, _ = dagschedule.take_due(sim, now, skip or set(), asset_ready, limit, made_wait)
+    taken, left = dagschedule.take_due(sim, now, skip or set(), asset_ready, limit, made_wait)
     ready_ids = {d.dag_id for d in asset_ready}
     for dag in taken:
         # TT-15: a DAG both asset-ready and time-due gets only the asset run this loop.

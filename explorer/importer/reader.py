@@ -36,6 +36,7 @@ from typing import Any, cast
 import pendulum
 from dateutil.relativedelta import relativedelta
 
+from explorer.engine.templating.limits import str_method_length
 from explorer.engine.tz import get_zone
 from explorer.importer.airflow_names import (
     ASSET_KINDS,
@@ -285,16 +286,8 @@ def _expected_size(func: Any, values: list[Any]) -> int:
         start: list[Any] | tuple[Any, ...] | str = values[1]
         sizes = [len(i) for i in items if isinstance(i, list | tuple | str)]
         return len(start) + int(sum(sizes))
-    if isinstance(owner, str) and name == "join" and values:
-        items = values[0] if isinstance(values[0], list | tuple) else ()
-        return sum(len(i) for i in items if isinstance(i, str)) + len(owner) * len(items)
-    if isinstance(owner, str) and name == "replace" and len(values) >= 2:
-        old, new = str(values[0]), str(values[1])
-        count = owner.count(old) if old else len(owner) + 1
-        return len(owner) + count * max(len(new) - len(old), 0)
-    if isinstance(owner, str) and name == "expandtabs":
-        tab = values[0] if values and isinstance(values[0], int) else 8
-        return len(owner) + owner.count("\t") * max(tab, 0)
+    if isinstance(owner, str):
+        return str_method_length(owner, name, values) or 0
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Sized
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -24,6 +24,7 @@ __all__ = [
     "TemplateLimitError",
     "check_value",
     "check_widths",
+    "str_method_length",
 ]
 
 #: Statements executed plus calls made by one render.
@@ -79,9 +80,21 @@ def check_widths(spec: str, what: str = "format width or precision") -> None:
             check_width(int(digits) if len(digits) <= 12 else 10**12, what)
 
 
-def expected_length(parts: Iterable[Any]) -> int:
-    """The summed lengths of ``parts`` that have one (what ``join`` would build)."""
-    return sum(len(p) for p in parts if isinstance(p, Sized))
+def str_method_length(owner: str, name: str, args: Sequence[Any]) -> int | None:
+    """The length ``owner.<name>(*args)`` would build, computed before it runs, for the
+    methods that can multiply a string (``replace``, ``join``, ``expandtabs``); None for
+    any other. Both the template sandbox and the DAG-file reader refuse by it."""
+    if name == "replace" and len(args) >= 2:
+        old, new = str(args[0]), str(args[1])
+        count = owner.count(old) if old else len(owner) + 1
+        return len(owner) + count * max(len(new) - len(old), 0)
+    if name == "join" and args and isinstance(args[0], list | tuple):
+        items = args[0]
+        return sum(len(i) for i in items if isinstance(i, Sized)) + len(owner) * len(items)
+    if name == "expandtabs":
+        tab = args[0] if args and isinstance(args[0], int) else 8
+        return len(owner) + owner.count("\t") * max(tab, 0)
+    return None
 
 
 @dataclass(slots=True)

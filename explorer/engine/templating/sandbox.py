@@ -37,7 +37,7 @@ from explorer.engine.templating.limits import (
     check_value,
     check_width,
     check_widths,
-    expected_length,
+    str_method_length,
 )
 from explorer.engine.templating.macros import CLOCK_READERS, CLOCK_TYPES, Namespace
 
@@ -179,7 +179,7 @@ class TemplateSandbox(jinja2.sandbox.SandboxedEnvironment):
         text: str = value.__self__
         formatter = _BoundedFormatter(self)
         is_map = value.__name__ == "format_map"
-        check_widths_in_literal(text)
+        check_value_length(len(text))
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             if is_map:
@@ -190,12 +190,6 @@ class TemplateSandbox(jinja2.sandbox.SandboxedEnvironment):
             return result
 
         return update_wrapper(bounded, value)
-
-
-def check_widths_in_literal(text: str) -> None:
-    """Refuse a format string that itself asks for an oversized field."""
-    if len(text) > MAX_VALUE_LEN:
-        raise TemplateLimitError("the format string is over the size limit")
 
 
 def _is_clock_type(obj: Any) -> bool:
@@ -210,15 +204,10 @@ def _check_call(obj: Any, args: tuple[Any, ...]) -> None:
     name = getattr(obj, "__name__", "")
     if name in _PADDING and args and isinstance(args[0], int):
         check_width(args[0], f"str.{name} width")
-    elif name == "expandtabs":
-        tab = args[0] if args and isinstance(args[0], int) else 8
-        check_width(tab * owner.count("\t"), "expanded length")
-    elif name == "replace" and len(args) >= 2:
-        old, new = str(args[0]), str(args[1])
-        count = owner.count(old) if old else len(owner) + 1
-        check_value_length(len(owner) + count * (len(new) - len(old)))
-    elif name == "join" and args and isinstance(args[0], list | tuple):
-        check_value_length(expected_length(args[0]) + len(owner) * len(args[0]))
+        return
+    length = str_method_length(owner, name, args)
+    if length is not None:
+        check_value_length(length)
 
 
 def check_value_length(length: int) -> None:
